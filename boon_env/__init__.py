@@ -1,0 +1,1 @@
+"""Boon: a PettingZoo environment and rules engine for the trick-taking game Boon."""

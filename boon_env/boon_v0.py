@@ -1,0 +1,254 @@
+"""# Boon
+
+| | |
+| --- | --- |
+| Import | `from boon_env import boon_v0` |
+| Actions | Discrete |
+| Parallel API | No |
+| Manual control | `boon play` |
+| Agents | `agents = ['player_0', ..., 'player_{n-1}']` (3, 4 or 5) |
+| Action shape | (1,) |
+| Action values | Discrete(34) |
+| Observation shape | Dict: `observation` (OBS_SIZE,) float32, `action_mask` (34,) int8 |
+
+Boon is a commercial re-skin of Sheepshead: each round one player may take the Boon (the kitty),
+bury as many cards and play alone against the others for 61 of the 120 points; if everyone
+passes, a Leaster is played in which the fewest points (with at least one trick) wins. Rounds
+are paid in Victory Cards. The full rules are in `docs/rules.md`.
+
+## Configuration
+
+`boon_v0.env(num_players=4, episode="round", starting_victory_cards=5, max_rounds=None,
+render_mode=None)`. `episode="round"` ends every agent's episode after one round;
+`episode="game"` plays rounds (the deal passing left) until a player holds no Victory Cards
+(termination) or `max_rounds` rounds were played (truncation).
+
+## Observation Space
+
+`observation` is the vector of `boon_env.encoding.PIECES` (table in `docs/observation.md`),
+seen from the observing seat, seats relative (0 = me, 1 = my left, ...).
+`boon_env.encoding.decode` splits it back into named pieces.
+
+## Legal Actions Mask
+
+`action_mask[a] == 1` when action `a` is legal for the agent to act; all zeros for every other
+agent and once the episode is over.
+
+## Action Space
+
+Card ids: green 1-6 = 0-5, red 1-6 = 6-11, blue 1-6 = 12-17, gold 1-14 = 18-31.
+
+| action | meaning |
+| --- | --- |
+| 0-31 | a card id: buried in the discard phase (one card per action), played in play |
+| 32 | pick the Boon |
+| 33 | pass |
+
+## Rewards
+
+When a round is scored each agent receives its change in Victory Cards (zero-sum); every other
+step rewards 0. The round's details are in every agent's `info["round"]` (and, at the end of a
+game, `info["game"]`), shown to each agent at its next `last()`.
+
+## Version History
+
+* v0: initial release.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.logger import warn as gymnasium_logger_warn
+from pettingzoo import AECEnv
+
+from boon_env import wrappers
+from boon_env.config import EnvConfig
+from boon_env.encoding import OBS_SIZE, action_mask, encode
+from boon_env.render import render_table
+from boon_env.rules import NUM_ACTIONS, Deal, Game, GameConfig, Round, Settlement, cards_of
+
+__all__ = ["env", "raw_env"]
+
+_NO_ACTIONS = np.zeros(NUM_ACTIONS, dtype=np.int8)
+
+
+def env(**config: Any) -> AECEnv:
+    """The Boon environment with PettingZoo's standard classic-game wrappers (illegal-move
+    termination with reward -1, action bounds, call order), as in :mod:`boon_env.wrappers`."""
+    wrapped: AECEnv = raw_env(**config)
+    wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    return wrappers.OrderEnforcingWrapper(wrapped)
+
+
+class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
+    """Turn bookkeeping over :mod:`boon_env.rules`; see the module docstring."""
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["ansi", "human"],
+        "name": "boon_v0",
+        "is_parallelizable": False,
+    }
+
+    def __init__(self, **config: Any) -> None:
+        super().__init__()
+        self.config = EnvConfig(**config)
+        self.render_mode = self.config.render_mode
+        n = self.config.num_players
+        self.possible_agents = [f"player_{seat}" for seat in range(n)]
+        self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, 1.0, (OBS_SIZE,), np.float32),
+                "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
+            }
+        )
+        self.observation_spaces = {agent: obs_space for agent in self.possible_agents}
+        self.action_spaces = {agent: spaces.Discrete(NUM_ACTIONS) for agent in self.possible_agents}
+        self._rng = np.random.default_rng()
+        self.game: Game | None = None
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    # ------------------------------------------------------------------------------- reset
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Deal the first round. ``options``: ``{"dealer": seat, "deal": {"hands": [[ids], ...],
+        "boon": [ids]}}`` to choose the first dealer and/or the exact first deal."""
+        # Other keys are ignored, as Gymnasium and PettingZoo's api_test expect.
+        options = dict(options or {})
+        game_config = self.config.game
+        dealer = options.get("dealer", 0)
+        if type(dealer) is not int or not 0 <= dealer < game_config.num_players:
+            raise ValueError(
+                f"options['dealer'] must be a seat 0-{game_config.num_players - 1}, got {dealer!r}"
+            )
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        if "deal" in options:
+            deal = _deal_from_option(game_config, options["deal"])
+        else:
+            deal = Deal.random(game_config, self._rng)
+        self.game = Game(game_config, deal, dealer)
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._scored_last_step = False
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {agent: {} for agent in self.agents}
+        self.agent_selection = self.possible_agents[self.game.round.current]
+
+    # -------------------------------------------------------------------------------- step
+    def step(self, action: int) -> None:
+        """Apply the selected agent's action. Raises ``ValueError`` (state unchanged) if illegal."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        game = self.game
+        result = game.apply(_action_id(action))  # raises before changing anything if illegal
+        self._cumulative_rewards[agent] = 0.0
+        if self.infos[agent]:
+            self.infos[agent] = {}  # the agent saw its info when it chose this action
+        if result is None:
+            if self._scored_last_step:  # most steps reward nobody: skip rebuilding the dict
+                self.rewards = dict.fromkeys(self.agents, 0.0)
+                self._scored_last_step = False
+            self.agent_selection = self.possible_agents[game.round.current]
+        else:
+            self._score_round(result)
+            self._scored_last_step = True
+            self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _score_round(self, result: Settlement) -> None:
+        game = self.game
+        self.rewards = {
+            a: float(p) for a, p in zip(self.possible_agents, result.payout, strict=True)
+        }
+        info: dict[str, Any] = {"round": round_info(game.round, result)}
+        ended = self.config.episode == "round" or game.is_over or game.is_truncated
+        if self.config.episode == "game" and ended:
+            info["game"] = {"winners": game.winners, "rounds": game.rounds_played}
+        for agent in self.agents:
+            self.infos[agent] = dict(info)
+        if not ended:
+            game.next_round(Deal.random(game.config, self._rng))
+            self.agent_selection = self.possible_agents[game.round.current]
+            return
+        truncated = self.config.episode == "game" and game.is_truncated
+        self.terminations = dict.fromkeys(self.agents, not truncated)
+        self.truncations = dict.fromkeys(self.agents, truncated)
+        self.agent_selection = self._next_agent_after(self.agent_selection)
+
+    def _next_agent_after(self, agent: str) -> str:
+        seat = self.possible_agents.index(agent)
+        return self.possible_agents[(seat + 1) % len(self.possible_agents)]
+
+    # ----------------------------------------------------------------------------- observe
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """``{"observation": vector, "action_mask": mask}`` as seen by ``agent``."""
+        state = self.game.round
+        seat = self._seat[agent]
+        acting = seat == state.current and not (self.terminations[agent] or self.truncations[agent])
+        return {
+            "observation": encode(state, seat, self.game.victory_cards),
+            "action_mask": action_mask(state.legal_mask()) if acting else _NO_ACTIONS.copy(),
+        }
+
+    def render(self) -> str | None:
+        """The table as text (``"ansi"``) or printed (``"human"``)."""
+        if self.render_mode is None:
+            gymnasium_logger_warn("render() called with render_mode=None; nothing to render")
+            return None
+        text = render_table(self.game.round, self.game.victory_cards)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+def round_info(state: Round, result: Settlement) -> dict[str, Any]:
+    """The public record of a scored round (the ``info["round"]`` contract)."""
+    return {
+        "picker": state.picker,
+        "leaster": state.leaster,
+        "points": list(state.points),
+        "tricks_won": list(state.tricks_won),
+        "payout": list(result.payout),
+        "victory_cards": list(result.victory_cards),
+        "discards": list(cards_of(state.discards)),
+        "tricks": [
+            {"leader": t.leader, "cards": list(t.cards), "winner": t.winner} for t in state.tricks
+        ],
+    }
+
+
+def _action_id(action: Any) -> int:
+    try:
+        return operator.index(action)
+    except TypeError:
+        raise ValueError(
+            f"action must be an integer 0-{NUM_ACTIONS - 1} (a card id, 32 pick, 33 pass), "
+            f"got {action!r}"
+        ) from None
+
+
+def _deal_from_option(config: GameConfig, deal: Any) -> Deal:
+    if not isinstance(deal, dict) or set(deal) != {"hands", "boon"}:
+        raise ValueError(
+            f"options['deal'] must be a dict with exactly the keys 'hands' and 'boon', got {deal!r}"
+        )
+    return Deal.from_cards(config, deal["hands"], deal["boon"])

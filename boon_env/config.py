@@ -1,0 +1,45 @@
+"""Configuration of the ``boon_v0`` environment: one frozen, validated object."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from boon_env.rules import GameConfig
+
+EPISODE_MODES = ("round", "game")
+RENDER_MODES = (None, "ansi", "human")
+
+
+@dataclass(frozen=True)
+class EnvConfig:
+    """Everything ``boon_v0.env(**config)`` accepts.
+
+    Attributes:
+        num_players: 3, 4 or 5.
+        episode: ``"round"`` (one round per episode) or ``"game"`` (rounds until a player holds
+            no Victory Cards, or ``max_rounds``).
+        starting_victory_cards: Victory Cards per player at the start of a game.
+        max_rounds: in game mode, truncate after this many rounds (``None``: no cap).
+        render_mode: ``None``, ``"ansi"`` (``render()`` returns text) or ``"human"`` (prints).
+        game: the rules part (:class:`~boon_env.rules.GameConfig`), derived from the above.
+    """
+
+    num_players: int = 4
+    episode: str = "round"
+    starting_victory_cards: int = 5
+    max_rounds: int | None = None
+    render_mode: str | None = None
+    game: GameConfig = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.episode not in EPISODE_MODES:
+            raise ValueError(f"episode must be one of {EPISODE_MODES}, got {self.episode!r}")
+        if self.render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode must be one of {RENDER_MODES}, got {self.render_mode!r}")
+        # The rules part; GameConfig validates its own fields.
+        game = GameConfig(
+            num_players=self.num_players,
+            starting_victory_cards=self.starting_victory_cards,
+            max_rounds=self.max_rounds,
+        )
+        object.__setattr__(self, "game", game)

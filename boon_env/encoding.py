@@ -1,0 +1,167 @@
+"""What a seated player may see, as a flat vector built from named pieces.
+
+Seats are *relative*: 0 = the observer, 1 = the seat on its left, and so on, so one policy
+serves every seat. Seat-indexed pieces always have :data:`MAX_PLAYERS` (5) rows; rows past the
+table's size stay 0. :data:`PIECES` is the single source of the layout: the observation space,
+the table in the docs (:func:`layout_table`) and the decoder (:func:`decode`) all derive from it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from boon_env.rules import (
+    MAX_PLAYERS,
+    NUM_ACTIONS,
+    NUM_CARDS,
+    PLAYER_COUNTS,
+    TOTAL_POINTS,
+    Phase,
+    Round,
+)
+
+NUM_ROLES = 4
+ROLE_UNDECIDED, ROLE_PICKER, ROLE_DEFENDER, ROLE_LEASTER = range(NUM_ROLES)
+ROLE_NAMES = ("undecided", "picker", "defender", "leaster")
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One named block of the observation vector."""
+
+    name: str
+    shape: tuple[int, ...]
+    description: str
+
+    @property
+    def size(self) -> int:
+        """Number of entries of the block."""
+        return int(np.prod(self.shape))
+
+
+PIECES: tuple[Piece, ...] = (
+    Piece("hand", (NUM_CARDS,), "1 for each card id in my hand"),
+    Piece("boon", (NUM_CARDS,), "the Boon's cards; only the picker sees them, after picking"),
+    Piece("discards", (NUM_CARDS,), "the cards I buried; only the picker sees them"),
+    Piece("trick", (MAX_PLAYERS, NUM_CARDS), "current trick: row r = card played by seat r"),
+    Piece("played", (MAX_PLAYERS, NUM_CARDS), "row r = every card seat r has played this round"),
+    Piece("phase", (len(Phase),), "one-hot: pick, discard, play, done"),
+    Piece("role", (NUM_ROLES,), "one-hot: undecided, picker, defender, leaster"),
+    Piece("num_players", (len(PLAYER_COUNTS),), "one-hot: 3, 4, 5 players"),
+    Piece("dealer", (MAX_PLAYERS,), "one-hot relative seat of the dealer"),
+    Piece("picker", (MAX_PLAYERS,), "one-hot relative seat of the picker (all 0 if none)"),
+    Piece("leader", (MAX_PLAYERS,), "one-hot relative seat that leads the current trick"),
+    Piece("passed", (MAX_PLAYERS,), "1 for each relative seat that passed"),
+    Piece("voids", (MAX_PLAYERS, 4), "row r, suit s: seat r failed to follow suit s"),
+    Piece("points", (MAX_PLAYERS,), "points won in tricks per seat / 120"),
+    Piece("tricks_won", (MAX_PLAYERS,), "tricks won per seat / tricks in a round"),
+    Piece("victory_cards", (MAX_PLAYERS,), "Victory Cards per seat / all Victory Cards in play"),
+)
+
+OFFSETS: dict[str, int] = {}
+_offset = 0
+for _piece in PIECES:
+    OFFSETS[_piece.name] = _offset
+    _offset += _piece.size
+OBS_SIZE = _offset
+
+# Every piece before "points" is 0/1, so encode() sets its bits in one Python int and unpacks
+# them with a single numpy call; the three count pieces after it are fractions.
+_BITS = OFFSETS["points"]
+_BIT_BYTES = (_BITS + 7) // 8
+_BOON, _DISCARDS, _TRICK, _PLAYED = (OFFSETS[k] for k in ("boon", "discards", "trick", "played"))
+_PHASE, _ROLE, _NUM_PLAYERS, _DEALER = (
+    OFFSETS[k] for k in ("phase", "role", "num_players", "dealer")
+)
+_PICKER, _LEADER, _PASSED, _VOIDS = (OFFSETS[k] for k in ("picker", "leader", "passed", "voids"))
+_PLAYER_COUNT_INDEX = {n: i for i, n in enumerate(PLAYER_COUNTS)}
+# _ORDER[n][seat][r]: the absolute seat at relative seat r of ``seat`` at an n-player table.
+_ORDER = {
+    n: tuple(tuple((seat + r) % n for r in range(n)) for seat in range(n)) for n in PLAYER_COUNTS
+}
+_PAD = {n: [0.0] * (MAX_PLAYERS - n) for n in PLAYER_COUNTS}
+
+
+def role_of(state: Round, seat: int) -> int:
+    """The role of ``seat`` now (one of the ``ROLE_*`` constants)."""
+    if state.leaster:
+        return ROLE_LEASTER
+    if state.picker is None:
+        return ROLE_UNDECIDED
+    return ROLE_PICKER if state.picker == seat else ROLE_DEFENDER
+
+
+def encode(state: Round, seat: int, victory_cards: list[int]) -> np.ndarray:
+    """The observation vector (float32, shape ``(OBS_SIZE,)``) of ``seat`` in ``state``."""
+    n = state.config.num_players
+    order = _ORDER[n][seat]
+    picker, leader, phase = state.picker, state.leader, state.phase
+    bits = state.hands[seat]
+    if picker == seat:  # only the picker has seen the Boon and knows its discards
+        bits |= state.boon << _BOON | state.discards << _DISCARDS
+    for i, card in enumerate(state.trick):
+        bits |= 1 << (_TRICK + NUM_CARDS * ((leader + i - seat) % n) + card)
+    played, passed, voids = state.played, state.passed, state.voids
+    for r, s in enumerate(order):
+        bits |= played[s] << (_PLAYED + NUM_CARDS * r) | voids[s] << (_VOIDS + 4 * r)
+        if passed >> s & 1:
+            bits |= 1 << (_PASSED + r)
+    bits |= (
+        1 << (_PHASE + phase)
+        | 1 << (_ROLE + role_of(state, seat))
+        | 1 << (_NUM_PLAYERS + _PLAYER_COUNT_INDEX[n])
+        | 1 << (_DEALER + (state.dealer - seat) % n)
+    )
+    if picker is not None:
+        bits |= 1 << (_PICKER + (picker - seat) % n)
+    if phase is Phase.PLAY:
+        bits |= 1 << (_LEADER + (leader - seat) % n)
+
+    obs = np.empty(OBS_SIZE, dtype=np.float32)
+    obs[:_BITS] = np.unpackbits(
+        np.frombuffer(bits.to_bytes(_BIT_BYTES, "little"), dtype=np.uint8),
+        count=_BITS,
+        bitorder="little",
+    )
+    pad = _PAD[n]
+    points, tricks_won, tricks = state.points, state.tricks_won, state.config.num_tricks
+    total_vc = sum(victory_cards)
+    obs[_BITS:] = (
+        [points[s] / TOTAL_POINTS for s in order]
+        + pad
+        + [tricks_won[s] / tricks for s in order]
+        + pad
+        + [victory_cards[s] / total_vc for s in order]
+        + pad
+    )
+    return obs
+
+
+def action_mask(legal: int) -> np.ndarray:
+    """The int8 mask of shape ``(NUM_ACTIONS,)`` of a legal-action bitmask."""
+    return np.unpackbits(
+        np.frombuffer(legal.to_bytes(5, "little"), dtype=np.uint8),
+        count=NUM_ACTIONS,
+        bitorder="little",
+    ).view(np.int8)
+
+
+def decode(obs: np.ndarray) -> dict[str, np.ndarray]:
+    """Split an observation vector back into its named pieces, each in its own shape."""
+    obs = np.asarray(obs)
+    if obs.shape != (OBS_SIZE,):
+        raise ValueError(f"observation must have shape ({OBS_SIZE},), got {obs.shape}")
+    return {
+        p.name: obs[OFFSETS[p.name] : OFFSETS[p.name] + p.size].reshape(p.shape) for p in PIECES
+    }
+
+
+def layout_table() -> str:
+    """The observation layout as a Markdown table (index range, shape, meaning)."""
+    rows = ["| index | piece | shape | meaning |", "| --- | --- | --- | --- |"]
+    for p in PIECES:
+        start = OFFSETS[p.name]
+        rows.append(f"| {start}-{start + p.size - 1} | `{p.name}` | {p.shape} | {p.description} |")
+    return "\n".join(rows)
