@@ -1,0 +1,1 @@
+"""Boon players (random, heuristic, search, trained policies) and the duplicate-deal arena."""
