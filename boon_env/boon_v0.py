@@ -16,6 +16,18 @@ bury as many cards and play alone against the others for 61 of the 120 points; i
 passes, a Leaster is played in which the fewest points (with at least one trick) wins. Rounds
 are paid in Victory Cards. The full rules are in `docs/rules.md`.
 
+```python
+>>> from boon_env import boon_v0
+>>> env = boon_v0.env(num_players=4)
+>>> env.reset(seed=42)
+>>> env.agent_selection  # the player left of the dealer (seat 0) decides first
+'player_1'
+>>> obs, reward, terminated, truncated, info = env.last()
+>>> obs["observation"].shape, obs["action_mask"].nonzero()[0].tolist()  # 32 pick, 33 pass
+((482,), [32, 33])
+
+```
+
 ## Configuration
 
 `boon_v0.env(num_players=4, episode="round", starting_victory_cards=5, max_rounds=None,

@@ -18,3 +18,11 @@ def test_env_docstring_names_the_observation_size():
     env = boon_v0.raw_env()
     size = env.observation_space("player_0")["observation"].shape[0]
     assert f"({size},)" in (ROOT / "docs" / "observation.md").read_text()
+
+
+def test_env_docstring_example_runs():
+    import doctest
+
+    result = doctest.testmod(boon_v0)
+    assert result.attempted > 0
+    assert result.failed == 0
