@@ -26,3 +26,19 @@ def test_env_docstring_example_runs():
     result = doctest.testmod(boon_v0)
     assert result.attempted > 0
     assert result.failed == 0
+
+
+def test_readme_python_example_runs(capsys):
+    readme = (ROOT / "README.md").read_text()
+    example = readme.split("```python\n")[1].split("```")[0]
+    exec(compile(example, "README.md", "exec"), {})
+    payout = eval(capsys.readouterr().out.strip().splitlines()[-1])
+    assert sum(payout) == 0
+
+
+def test_readme_quickstart_has_exactly_two_commands():
+    readme = (ROOT / "README.md").read_text()
+    quickstart = readme.split("## Quickstart")[1].split("```bash\n")[1].split("```")[0]
+    assert len(quickstart.strip().splitlines()) == 2
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert "-m pytest -n 2" in quickstart and "-m pytest -n 2" in ci
