@@ -1,0 +1,168 @@
+"""A small typed view of what one seat knows, built from an observation vector or a live round.
+
+Agents decide from :class:`View`, never from raw vectors: :meth:`View.from_observation` decodes
+what ``boon_v0`` shows an agent, and :meth:`View.from_round` reads the same information straight
+from a :class:`~boon_env.rules.Round`, so search rollouts can call the same decision code without
+encoding an observation at every step. Both carry only what the seat may see (its own hand, the
+Boon and discards only when it is the picker, public play).
+
+Seats in a view are whatever frame it was built in: relative (``me == 0``) from an observation,
+absolute from a round. Decision code only uses seat arithmetic modulo ``num_players``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from boon_env.encoding import OBS_SIZE, OFFSETS, PIECES, ROLE_LEASTER
+from boon_env.rules import (
+    MAX_PLAYERS,
+    NUM_CARDS,
+    PLAYER_COUNTS,
+    TOTAL_POINTS,
+    GameConfig,
+    Phase,
+    Round,
+)
+
+_CARD_BITS = (1 << NUM_CARDS) - 1
+_FLAG_BITS = (1 << MAX_PLAYERS) - 1
+_BITS = OFFSETS["points"]  # every piece before "points" is 0/1
+_BIT_BYTES = (_BITS + 7) // 8
+_PIECE_SIZE = {piece.name: piece.size for piece in PIECES}
+CONFIGS: dict[int, GameConfig] = {n: GameConfig(num_players=n) for n in PLAYER_COUNTS}
+
+
+@dataclass(slots=True)
+class View:
+    """What seat ``me`` knows, as Python ints and bitmasks.
+
+    Attributes:
+        num_players, hand_size, boon_size: the table.
+        me: the seat this view belongs to.
+        phase: the round's :class:`~boon_env.rules.Phase`.
+        hand: bitmask of my cards.
+        boon, discards: the Boon's and the buried cards' bitmasks, known only to the picker
+            (0 for everyone else).
+        dealer, leader: seats of the dealer and of the player who leads the current trick.
+        picker: the picker's seat, or ``None`` (before a pick and in a Leaster).
+        leaster: whether everyone passed.
+        passed: bitmask of seats that passed.
+        trick: cards of the current trick in play order (the leader's first).
+        played: per seat, bitmask of the cards it has played this round.
+        voids: per seat, bitmask of the suits (bit = suit index) it has shown it lacks.
+        points, tricks_won: per seat, points and tricks taken so far.
+    """
+
+    num_players: int
+    hand_size: int
+    boon_size: int
+    me: int
+    phase: Phase
+    hand: int
+    boon: int
+    discards: int
+    dealer: int
+    leader: int
+    picker: int | None
+    leaster: bool
+    passed: int
+    trick: list[int]
+    played: list[int]
+    voids: list[int]
+    points: list[int]
+    tricks_won: list[int]
+
+    @property
+    def deck(self) -> int:
+        """Bitmask of the cards in play at this table size."""
+        return CONFIGS[self.num_players].deck
+
+    def unseen(self) -> int:
+        """Cards I cannot place: in another hand, or buried / set aside out of my sight."""
+        known = self.hand | self.boon | self.discards
+        for cards in self.played:
+            known |= cards
+        return self.deck & ~known
+
+    @property
+    def tricks_done(self) -> int:
+        """Tricks completed so far."""
+        return sum(self.tricks_won)
+
+    @classmethod
+    def from_round(cls, state: Round, seat: int) -> View:
+        """The view of ``seat`` in ``state`` (absolute seats; lists are shared, not copied)."""
+        config = state.config
+        is_picker = state.picker == seat
+        return cls(
+            num_players=config.num_players,
+            hand_size=config.hand_size,
+            boon_size=config.boon_size,
+            me=seat,
+            phase=state.phase,
+            hand=state.hands[seat],
+            boon=state.boon if is_picker else 0,
+            discards=state.discards if is_picker else 0,
+            dealer=state.dealer,
+            leader=state.leader,
+            picker=state.picker,
+            leaster=state.leaster,
+            passed=state.passed,
+            trick=state.trick,
+            played=state.played,
+            voids=state.voids,
+            points=state.points,
+            tricks_won=state.tricks_won,
+        )
+
+    @classmethod
+    def from_observation(cls, observation: np.ndarray) -> View:
+        """Decode a ``boon_v0`` observation vector (relative seats: ``me == 0``)."""
+        obs = np.asarray(observation)
+        if obs.shape != (OBS_SIZE,):
+            raise ValueError(f"observation must have shape ({OBS_SIZE},), got {obs.shape}")
+        # One packbits call turns the 0/1 part into a single int we slice with shifts.
+        bits = int.from_bytes(np.packbits(obs[:_BITS] > 0.5, bitorder="little").tobytes(), "little")
+
+        def piece(name: str) -> int:
+            return bits >> OFFSETS[name] & ((1 << _PIECE_SIZE[name]) - 1)
+
+        n = PLAYER_COUNTS[_index(piece("num_players"))]
+        config = CONFIGS[n]
+        trick_rows = piece("trick")
+        played_rows = piece("played")
+        void_rows = piece("voids")
+        rows = [trick_rows >> (NUM_CARDS * r) & _CARD_BITS for r in range(n)]
+        leader = _index(piece("leader")) if piece("leader") else 0
+        trick = [rows[s].bit_length() - 1 for s in ((leader + i) % n for i in range(n)) if rows[s]]
+        picker_bits = piece("picker")
+        counts = obs[_BITS:].tolist()
+        return cls(
+            num_players=n,
+            hand_size=config.hand_size,
+            boon_size=config.boon_size,
+            me=0,
+            phase=Phase(_index(piece("phase"))),
+            hand=piece("hand"),
+            boon=piece("boon"),
+            discards=piece("discards"),
+            dealer=_index(piece("dealer")),
+            leader=leader,
+            picker=_index(picker_bits) if picker_bits else None,
+            leaster=bool(piece("role") >> ROLE_LEASTER & 1),
+            passed=piece("passed") & _FLAG_BITS,
+            trick=trick,
+            played=[played_rows >> (NUM_CARDS * r) & _CARD_BITS for r in range(n)],
+            voids=[void_rows >> (4 * r) & 0xF for r in range(n)],
+            points=[round(x * TOTAL_POINTS) for x in counts[:n]],
+            tricks_won=[
+                round(x * config.num_tricks) for x in counts[MAX_PLAYERS : MAX_PLAYERS + n]
+            ],
+        )
+
+
+def _index(one_hot: int) -> int:
+    return one_hot.bit_length() - 1
