@@ -291,7 +291,9 @@ class Round:
         self.trick = []
         self.led_mask = 0
         self.leader = winner
-        if len(self.tricks) < self.config.num_tricks:
+        # The round ends when the hands are empty (all the same size after a trick); counting
+        # the trick list would not do for rounds rebuilt mid-play by from_hidden_state.
+        if self.hands[winner]:
             self.current = winner
             return
         self.phase = Phase.DONE
@@ -335,13 +337,14 @@ class Round:
         played: Sequence[int],
         voids: Sequence[int] | None = None,
     ) -> Round:
-        """Build a round in the play or pick phase from a full (e.g. sampled) hidden state.
+        """Build a round in any phase but DONE from a full (e.g. sampled) hidden state.
 
         This is the entry point for search players, which determinize what they cannot see.
         ``hands`` are the cards still held, ``played`` the cards each seat has already played
         (including those in ``trick``), ``points``/``tricks_won`` the tallies so far. The
         completed-trick list and action history start empty: they are not needed to finish
-        the round. A picker's discard phase is not supported (pass ``discards`` complete).
+        the round. With a ``picker`` and fewer ``discards`` than the Boon held, the round is in
+        the discard phase: the picker's hand then holds the Boon's cards not yet buried.
 
         Raises:
             ValueError: when the cards do not partition the deck or the sizes do not fit.
@@ -358,9 +361,12 @@ class Round:
         if total != config.deck:
             raise ValueError("the hidden state's cards do not make up the deck")
         tricks_done = sum(tricks_won)
+        discarding = picker is not None and discards.bit_count() < config.boon_size
         for seat in range(n):
             in_trick = int(seat in _trick_seats(leader, len(trick), n))
             expected = config.hand_size - tricks_done - in_trick
+            if discarding and seat == picker:
+                expected += config.boon_size - discards.bit_count()
             if hands[seat].bit_count() != expected:
                 raise ValueError(
                     f"seat {seat} holds {hands[seat].bit_count()} cards, expected {expected}"
@@ -380,6 +386,9 @@ class Round:
         if picker is None and not state.leaster:
             state.phase = Phase.PICK
             state.current = (dealer + 1 + passed.bit_count()) % n
+        elif discarding:
+            state.phase = Phase.DISCARD
+            state.current = picker
         else:
             state.phase = Phase.PLAY
             state.current = (leader + len(trick)) % n
