@@ -18,11 +18,11 @@ so there is one implementation of the play whichever way it is called.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
 import numpy as np
 
-from agents.view import View
+from agents.view import View, legal_bits
 from boon_env.rules import (
     GOLD,
     GOLD_MASK,
@@ -69,11 +69,6 @@ class HeuristicParams:
     void_bonus: float = 6.0
     win_points: int = 4
     leaster_take_points: int = 4
-
-    @classmethod
-    def field_names(cls) -> tuple[str, ...]:
-        """The names of the parameters (for agent specs)."""
-        return tuple(f.name for f in fields(cls))
 
 
 # ------------------------------------------------------------------------------- entry point
@@ -280,9 +275,7 @@ class HeuristicAgent:
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         """Decode the observation into a view and apply :func:`choose`."""
-        legal = int.from_bytes(
-            np.packbits(np.asarray(action_mask) != 0, bitorder="little").tobytes(), "little"
-        )
+        legal = legal_bits(action_mask)
         return choose(View.from_observation(observation), legal, self.params)
 
     def reset(self, seed: int | None = None) -> None:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from boon_env.encoding import OBS_SIZE, OFFSETS, PIECES, ROLE_LEASTER
+from boon_env.encoding import OBS_SIZE, OFFSETS, ROLE_LEASTER
 from boon_env.rules import (
     MAX_PLAYERS,
     NUM_CARDS,
@@ -31,7 +31,7 @@ _CARD_BITS = (1 << NUM_CARDS) - 1
 _FLAG_BITS = (1 << MAX_PLAYERS) - 1
 _BITS = OFFSETS["points"]  # every piece before "points" is 0/1
 _BIT_BYTES = (_BITS + 7) // 8
-_PIECE_SIZE = {piece.name: piece.size for piece in PIECES}
+_PHASES = tuple(Phase)
 CONFIGS: dict[int, GameConfig] = {n: GameConfig(num_players=n) for n in PLAYER_COUNTS}
 
 
@@ -126,43 +126,51 @@ class View:
             raise ValueError(f"observation must have shape ({OBS_SIZE},), got {obs.shape}")
         # One packbits call turns the 0/1 part into a single int we slice with shifts.
         bits = int.from_bytes(np.packbits(obs[:_BITS] > 0.5, bitorder="little").tobytes(), "little")
-
-        def piece(name: str) -> int:
-            return bits >> OFFSETS[name] & ((1 << _PIECE_SIZE[name]) - 1)
-
-        n = PLAYER_COUNTS[_index(piece("num_players"))]
+        n = PLAYER_COUNTS[_index(bits >> OFFSETS["num_players"] & 0b111)]
         config = CONFIGS[n]
-        trick_rows = piece("trick")
-        played_rows = piece("played")
-        void_rows = piece("voids")
-        rows = [trick_rows >> (NUM_CARDS * r) & _CARD_BITS for r in range(n)]
-        leader = _index(piece("leader")) if piece("leader") else 0
-        trick = [rows[s].bit_length() - 1 for s in ((leader + i) % n for i in range(n)) if rows[s]]
-        picker_bits = piece("picker")
+        dealer = _index(bits >> OFFSETS["dealer"] & _FLAG_BITS)
+        leader_bits = bits >> OFFSETS["leader"] & _FLAG_BITS
+        # Outside trick play the leader is not shown; the seat left of the dealer leads first.
+        leader = _index(leader_bits) if leader_bits else (dealer + 1) % n
+        trick_rows = bits >> OFFSETS["trick"]
+        trick = []
+        for i in range(n):
+            row = trick_rows >> (NUM_CARDS * ((leader + i) % n)) & _CARD_BITS
+            if not row:
+                break  # the trick's cards are the first seats in play order from the leader
+            trick.append(row.bit_length() - 1)
+        played_rows = bits >> OFFSETS["played"]
+        void_rows = bits >> OFFSETS["voids"]
+        picker_bits = bits >> OFFSETS["picker"] & _FLAG_BITS
         counts = obs[_BITS:].tolist()
+        tricks = config.num_tricks
         return cls(
             num_players=n,
             hand_size=config.hand_size,
             boon_size=config.boon_size,
             me=0,
-            phase=Phase(_index(piece("phase"))),
-            hand=piece("hand"),
-            boon=piece("boon"),
-            discards=piece("discards"),
-            dealer=_index(piece("dealer")),
+            phase=_PHASES[_index(bits >> OFFSETS["phase"] & 0b1111)],
+            hand=bits & _CARD_BITS,
+            boon=bits >> OFFSETS["boon"] & _CARD_BITS,
+            discards=bits >> OFFSETS["discards"] & _CARD_BITS,
+            dealer=dealer,
             leader=leader,
             picker=_index(picker_bits) if picker_bits else None,
-            leaster=bool(piece("role") >> ROLE_LEASTER & 1),
-            passed=piece("passed") & _FLAG_BITS,
+            leaster=bool(bits >> (OFFSETS["role"] + ROLE_LEASTER) & 1),
+            passed=bits >> OFFSETS["passed"] & _FLAG_BITS,
             trick=trick,
             played=[played_rows >> (NUM_CARDS * r) & _CARD_BITS for r in range(n)],
             voids=[void_rows >> (4 * r) & 0xF for r in range(n)],
             points=[round(x * TOTAL_POINTS) for x in counts[:n]],
-            tricks_won=[
-                round(x * config.num_tricks) for x in counts[MAX_PLAYERS : MAX_PLAYERS + n]
-            ],
+            tricks_won=[round(x * tricks) for x in counts[MAX_PLAYERS : MAX_PLAYERS + n]],
         )
 
 
 def _index(one_hot: int) -> int:
     return one_hot.bit_length() - 1
+
+
+def legal_bits(action_mask: np.ndarray) -> int:
+    """The legal actions of an int8 action mask as a bitmask (bit ``a`` = action ``a``)."""
+    packed = np.packbits(np.asarray(action_mask) != 0, bitorder="little")
+    return int.from_bytes(packed.tobytes(), "little")

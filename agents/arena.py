@@ -1,0 +1,292 @@
+"""The duplicate-deal arena: a fair, reproducible comparison of agents.
+
+Card games are noisy, so every deal is played ``n`` times, the seated agents rotated one seat
+further each time (duplicate format): each agent plays every hand of the deal from every seat,
+and the luck of the cards cancels. The rounds are played through the real ``boon_v0``
+environment (``raw_env``, reset with ``options={"deal": ..., "dealer": ...}``), so agents see
+exactly the observations the environment produces.
+
+Per agent spec (seats with the same spec pooled) the report gives the mean Victory Cards per
+round and its 95% confidence interval. The rotations of one deal are correlated, so the unit
+of the interval is the deal: with ``x_d`` the spec's mean Victory Cards per round over its
+rounds of deal ``d`` and ``N`` deals, the interval is ``mean(x) +/- 1.96 * sd(x) / sqrt(N)``
+(normal approximation, sample standard deviation; with one deal it collapses to the mean).
+
+Results do not depend on the number of workers: deal ``d`` and each agent's per-round seed
+are derived from ``(seed, d, rotation, slot)`` alone.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from agents.specs import make_agent
+from boon_env import boon_v0
+from boon_env.rules import PLAYER_COUNTS, Deal, GameConfig, cards_of, leaster_winner
+
+PICKER_WINS_AT = 61
+_Z95 = 1.96
+
+
+class SeatRecord(NamedTuple):
+    """One agent's part in one round."""
+
+    slot: int  # index of the agent in the arena's spec list
+    payout: int  # Victory Cards won (negative: paid)
+    points: int  # points taken (with the discards, for the picker)
+    picked: bool
+    leaster: bool
+    leaster_won: bool
+
+
+@dataclass(frozen=True)
+class AgentResult:
+    """The arena's figures for one agent spec (the JSON ``results`` entries)."""
+
+    agent: str
+    mean_victory_cards: float
+    ci95: tuple[float, float]
+    mean_points: float
+    pick_rate: float
+    picker_success_rate: float | None  # None when the agent never picked
+    leaster_rate: float
+    leaster_win_rate: float | None  # None when it never played a Leaster
+
+
+@dataclass(frozen=True)
+class ArenaReport:
+    """Everything an arena run measured."""
+
+    num_players: int
+    deals: int
+    rounds_per_second: float
+    results: list[AgentResult]
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``--json`` object (see ``docs/cli.md``)."""
+        report = asdict(self)
+        for result in report["results"]:
+            result["ci95"] = list(result["ci95"])
+        return report
+
+    def table(self) -> str:
+        """The results as an aligned text table."""
+        header = (
+            f"{'agent':<28} {'VC/round':>9} {'95% CI':>17} {'points':>7} {'pick':>6} "
+            f"{'pick ok':>8} {'leaster':>8} {'l. win':>7}"
+        )
+        lines = [
+            f"{self.num_players} players, {self.deals} deals x {self.num_players} rotations, "
+            f"{self.rounds_per_second:,.0f} rounds/s",
+            header,
+            "-" * len(header),
+        ]
+        for r in self.results:
+            lines.append(
+                f"{r.agent:<28} {r.mean_victory_cards:>+9.3f} "
+                f"{f'[{r.ci95[0]:+.3f}, {r.ci95[1]:+.3f}]':>17} {r.mean_points:>7.1f} "
+                f"{r.pick_rate:>6.1%} {_percent(r.picker_success_rate):>8} "
+                f"{r.leaster_rate:>8.1%} {_percent(r.leaster_win_rate):>7}"
+            )
+        return "\n".join(lines)
+
+
+def run_arena(
+    specs: Sequence[str],
+    deals: int,
+    seed: int = 0,
+    workers: int = 1,
+    progress: bool = False,
+) -> ArenaReport:
+    """Play ``deals`` deals, each in every rotation of ``specs`` (one spec per seat).
+
+    Raises:
+        ValueError: a bad player count, deal count, worker count or agent spec.
+    """
+    specs = list(specs)
+    if len(specs) not in PLAYER_COUNTS:
+        raise ValueError(f"the arena needs 3, 4 or 5 agent specs (one per seat), got {len(specs)}")
+    if deals < 1 or workers < 1:
+        raise ValueError(f"deals and workers must be >= 1, got {deals} and {workers}")
+    for spec in dict.fromkeys(specs):
+        make_agent(spec)  # fail fast, in this process, on a bad spec or a missing model
+    start = time.perf_counter()
+    per_deal = list(_play_all(specs, deals, seed, workers, progress))
+    elapsed = time.perf_counter() - start
+    rounds = deals * len(specs)
+    return ArenaReport(
+        num_players=len(specs),
+        deals=deals,
+        rounds_per_second=rounds / elapsed,
+        results=summarize(specs, per_deal),
+    )
+
+
+# ------------------------------------------------------------------------------------ playing
+def _play_all(
+    specs: list[str], deals: int, seed: int, workers: int, progress: bool
+) -> Iterator[list[SeatRecord]]:
+    # Chunks small enough for a lively progress bar, large enough to amortise the hand-off.
+    size = max(1, min(50, deals // (workers * 8)))
+    chunks = [(specs, seed, first, min(first + size, deals)) for first in range(0, deals, size)]
+    bar = _progress_bar(deals, progress)
+    try:
+        if workers == 1:
+            results: Iterator[list[list[SeatRecord]]] = map(_play_chunk, chunks)
+            yield from _counted(results, bar)
+            return
+        # Spawned workers import the agents afresh (no forked torch or generator state).
+        with multiprocessing.get_context("spawn").Pool(workers) as pool:
+            yield from _counted(pool.imap(_play_chunk, chunks), bar)
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def _counted(chunks: Iterator[list[list[SeatRecord]]], bar: Any) -> Iterator[list[SeatRecord]]:
+    for chunk in chunks:
+        if bar is not None:
+            bar.update(len(chunk))
+        yield from chunk
+
+
+def _progress_bar(total: int, enabled: bool) -> Any:
+    if not enabled or not sys.stderr.isatty():
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit="deal", file=sys.stderr)
+
+
+def _play_chunk(task: tuple[list[str], int, int, int]) -> list[list[SeatRecord]]:
+    """Play deals ``first`` .. ``stop - 1``; one list of seat records per deal."""
+    specs, seed, first, stop = task
+    n = len(specs)
+    agents = [make_agent(spec) for spec in specs]
+    env = boon_v0.raw_env(num_players=n)
+    config = env.config.game
+    return [
+        play_deal(env, agents, make_deal(config, seed, d), d % n, seed, d)
+        for d in range(first, stop)
+    ]
+
+
+def make_deal(config: GameConfig, seed: int, index: int) -> Deal:
+    """Deal number ``index`` of an arena run seeded with ``seed``."""
+    return Deal.random(config, np.random.default_rng([seed, index]))
+
+
+def play_deal(
+    env: boon_v0.raw_env,
+    agents: Sequence[Any],
+    deal: Deal,
+    dealer: int,
+    seed: int,
+    index: int,
+) -> list[SeatRecord]:
+    """Play ``deal`` once per rotation: in rotation ``r`` agent slot ``k`` sits at seat
+    ``(k + r) % n``. Returns one record per seat and rotation."""
+    n = len(agents)
+    option = {
+        "deal": {
+            "hands": [list(cards_of(hand)) for hand in deal.hands],
+            "boon": list(cards_of(deal.boon)),
+        },
+        "dealer": dealer,
+    }
+    records = []
+    for rotation in range(n):
+        slots = [(seat - rotation) % n for seat in range(n)]
+        for slot in slots:
+            agents[slot].reset(seed=_agent_seed(seed, index, rotation, slot))
+        info = play_round(env, [agents[slot] for slot in slots], option)
+        records.extend(_seat_records(info, slots))
+    return records
+
+
+def play_round(
+    env: boon_v0.raw_env, seated: Sequence[Any], options: dict[str, Any]
+) -> dict[str, Any]:
+    """Play one round on ``env`` with ``seated[s]`` at seat ``s``; returns ``info["round"]``."""
+    env.reset(options=options)
+    seat_of = {agent: seat for seat, agent in enumerate(env.possible_agents)}
+    agent = env.agent_selection
+    while not env.terminations[agent]:
+        observed = env.observe(agent)
+        env.step(seated[seat_of[agent]].act(observed["observation"], observed["action_mask"]))
+        agent = env.agent_selection
+    return env.infos[agent]["round"]
+
+
+def _agent_seed(seed: int, index: int, rotation: int, slot: int) -> int:
+    return int(np.random.SeedSequence([seed, index, rotation, slot]).generate_state(1)[0])
+
+
+def _seat_records(info: dict[str, Any], slots: list[int]) -> list[SeatRecord]:
+    leaster = info["leaster"]
+    winner = leaster_winner(info["points"], info["tricks_won"]) if leaster else None
+    return [
+        SeatRecord(
+            slot=slot,
+            payout=info["payout"][seat],
+            points=info["points"][seat],
+            picked=info["picker"] == seat,
+            leaster=leaster,
+            leaster_won=winner == seat,
+        )
+        for seat, slot in enumerate(slots)
+    ]
+
+
+# ----------------------------------------------------------------------------------- summing up
+def summarize(specs: Sequence[str], per_deal: Sequence[Sequence[SeatRecord]]) -> list[AgentResult]:
+    """Pool the records of each distinct spec; see the module docstring for the interval."""
+    results = []
+    for spec in dict.fromkeys(specs):
+        slots = {k for k, s in enumerate(specs) if s == spec}
+        deal_means = []
+        mine: list[SeatRecord] = []
+        for records in per_deal:
+            own = [r for r in records if r.slot in slots]
+            deal_means.append(sum(r.payout for r in own) / len(own))
+            mine.extend(own)
+        mean, half = _mean_and_half_width(deal_means)
+        picks = [r for r in mine if r.picked]
+        leasters = [r for r in mine if r.leaster]
+        results.append(
+            AgentResult(
+                agent=spec,
+                mean_victory_cards=mean,
+                ci95=(mean - half, mean + half),
+                mean_points=sum(r.points for r in mine) / len(mine),
+                pick_rate=len(picks) / len(mine),
+                picker_success_rate=_rate(
+                    sum(r.points >= PICKER_WINS_AT for r in picks), len(picks)
+                ),
+                leaster_rate=len(leasters) / len(mine),
+                leaster_win_rate=_rate(sum(r.leaster_won for r in leasters), len(leasters)),
+            )
+        )
+    return results
+
+
+def _mean_and_half_width(values: list[float]) -> tuple[float, float]:
+    x = np.asarray(values, dtype=float)
+    if len(x) < 2:
+        return float(x.mean()), 0.0
+    return float(x.mean()), float(_Z95 * x.std(ddof=1) / np.sqrt(len(x)))
+
+
+def _rate(count: int, total: int) -> float | None:
+    return count / total if total else None
+
+
+def _percent(rate: float | None) -> str:
+    return "-" if rate is None else f"{rate:.1%}"

@@ -1,0 +1,82 @@
+"""Agent specs: the short strings the arena and the command line use to name a player.
+
+| spec | player |
+| --- | --- |
+| ``random`` | :class:`~agents.random_agent.RandomAgent` |
+| ``heuristic`` or ``heuristic:pick_threshold_4p=5,win_points=2`` | :class:`~agents.heuristic.HeuristicAgent` with named parameters |
+| ``search`` or ``search:samples=50,points_weight=0.1`` | :class:`~agents.search.SearchAgent` |
+| ``ppo`` or ``ppo:path/to/model.zip`` | :class:`~agents.trained.PPOAgent` (bare ``ppo``: the packaged model) |
+"""  # noqa: E501 - a table row per kind reads better than wrapped rows
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import fields
+from typing import Any
+
+from agents.base import Agent
+from agents.heuristic import HeuristicAgent, HeuristicParams
+from agents.random_agent import RandomAgent
+from agents.search import SearchAgent, SearchParams
+from agents.trained import DEFAULT_MODEL, PPOAgent
+
+KINDS = ("random", "heuristic", "search", "ppo")
+
+
+def make_agent(spec: str, seed: int | None = None) -> Agent:
+    """Build the agent a spec names (its ``name`` is the spec).
+
+    Raises:
+        ValueError: an unknown kind (listing the known ones), a malformed or unknown parameter
+            (listing the kind's parameters), or a model that cannot be loaded (naming the path).
+    """
+    kind, _, arg = spec.strip().partition(":")
+    builders: dict[str, Callable[[str, str, int | None], Agent]] = {
+        "random": _random,
+        "heuristic": _heuristic,
+        "search": _search,
+        "ppo": _ppo,
+    }
+    if kind not in builders:
+        raise ValueError(f"unknown agent kind {kind!r} in spec {spec!r}; known kinds: {KINDS}")
+    return builders[kind](spec, arg, seed)
+
+
+def _random(spec: str, arg: str, seed: int | None) -> Agent:
+    if arg:
+        raise ValueError(f"agent spec {spec!r}: 'random' takes no parameters")
+    return RandomAgent(seed=seed, name=spec)
+
+
+def _heuristic(spec: str, arg: str, seed: int | None) -> Agent:
+    return HeuristicAgent(HeuristicParams(**_params(spec, arg, HeuristicParams)), name=spec)
+
+
+def _search(spec: str, arg: str, seed: int | None) -> Agent:
+    return SearchAgent(SearchParams(**_params(spec, arg, SearchParams)), seed=seed, name=spec)
+
+
+def _ppo(spec: str, arg: str, seed: int | None) -> Agent:
+    return PPOAgent(arg or DEFAULT_MODEL, name=spec)
+
+
+def _params(spec: str, arg: str, cls: type) -> dict[str, Any]:
+    """``"a=1,b=2.5"`` -> keyword arguments of the dataclass ``cls``, typed like its fields."""
+    types = {f.name: f.type for f in fields(cls)}
+    params: dict[str, Any] = {}
+    for item in filter(None, (part.strip() for part in arg.split(","))):
+        name, sep, text = item.partition("=")
+        name = name.strip()
+        if not sep or name not in types:
+            raise ValueError(
+                f"agent spec {spec!r}: expected name=value with a name among {tuple(types)}, "
+                f"got {item!r}"
+            )
+        convert = int if types[name] in (int, "int") else float
+        try:
+            params[name] = convert(text)
+        except ValueError:
+            raise ValueError(
+                f"agent spec {spec!r}: {name} must be {convert.__name__}, got {text!r}"
+            ) from None
+    return params
