@@ -1,100 +1,10 @@
-"""Throughput of the rules engine and of the AEC environment under random legal play.
+"""Throughput of the rules engine and of ``boon_v0`` (the logic lives in :mod:`boon_env.bench`).
 
-Run: ``python benchmarks/bench_env.py`` (or ``boon bench``). Prints, for 3, 4 and 5 players,
-rounds/s and decisions/s of the engine alone (``boon_env.rules``: deal, legal moves, apply,
-settle) and of ``boon_v0.env()`` with its wrappers, where every step also builds the acting
-agent's observation and action mask through ``env.last()``.
+Run: ``python benchmarks/bench_env.py [--rounds N] [--env-rounds N] [--players 3 4 5]``, or
+``boon bench`` with the same options.
 """
 
-from __future__ import annotations
-
-import argparse
-import time
-from dataclasses import dataclass
-
-import numpy as np
-
-from boon_env import boon_v0
-from boon_env.rules import PASS, PICK, Deal, GameConfig, Phase, Round, cards_of, settle
-
-_PICK_OR_PASS = (PICK, PASS)
-
-
-@dataclass(frozen=True)
-class Throughput:
-    """Rounds and decisions per second of one measurement."""
-
-    rounds_per_second: float
-    decisions_per_second: float
-
-
-def _random_choices(seed: int, size: int = 1 << 20) -> list[float]:
-    # Pre-drawn uniforms keep the generator's per-call cost out of the measurement.
-    return np.random.default_rng(seed).random(size).tolist()
-
-
-def bench_engine(num_players: int, rounds: int, seed: int = 0) -> Throughput:
-    """Play ``rounds`` random rounds on the bare rules engine."""
-    config = GameConfig(num_players=num_players)
-    rng = np.random.default_rng(seed)
-    uniforms = _random_choices(seed)
-    k = decisions = 0
-    holdings = [config.starting_victory_cards] * num_players
-    start = time.perf_counter()
-    for i in range(rounds):
-        state = Round(config, Deal.random(config, rng), i % num_players)
-        while state.phase is not Phase.DONE:
-            legal = state.legal_mask()
-            actions = cards_of(legal) or _PICK_OR_PASS
-            state.apply(actions[int(uniforms[k] * len(actions))])
-            k = (k + 1) & 0xFFFFF
-            decisions += 1
-        settle(state, holdings)
-    elapsed = time.perf_counter() - start
-    return Throughput(rounds / elapsed, decisions / elapsed)
-
-
-def bench_env(num_players: int, rounds: int, seed: int = 0) -> Throughput:
-    """Play ``rounds`` random rounds through ``boon_v0.env()`` (observations and masks)."""
-    env = boon_v0.env(num_players=num_players)
-    uniforms = _random_choices(seed + 1)
-    k = decisions = 0
-    start = time.perf_counter()
-    for i in range(rounds):
-        env.reset(seed=seed + i if i == 0 else None)
-        for _agent in env.agent_iter():
-            obs, _reward, terminated, truncated, _info = env.last()
-            if terminated or truncated:
-                env.step(None)
-                continue
-            legal = np.flatnonzero(obs["action_mask"])
-            env.step(int(legal[int(uniforms[k] * len(legal))]))
-            k = (k + 1) & 0xFFFFF
-            decisions += 1
-    elapsed = time.perf_counter() - start
-    return Throughput(rounds / elapsed, decisions / elapsed)
-
-
-def main(argv: list[str] | None = None) -> None:
-    """Print the benchmark table."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rounds", type=int, default=20_000, help="rounds per engine run")
-    parser.add_argument("--env-rounds", type=int, default=3_000, help="rounds per env run")
-    parser.add_argument("--players", type=int, nargs="+", default=[3, 4, 5])
-    parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args(argv)
-    print(f"{'players':>7}  {'what':<7}  {'rounds/s':>10}  {'decisions/s':>12}")
-    for n in args.players:
-        for name, bench, rounds in (
-            ("engine", bench_engine, args.rounds),
-            ("env()", bench_env, args.env_rounds),
-        ):
-            result = bench(n, rounds, args.seed)
-            print(
-                f"{n:>7}  {name:<7}  {result.rounds_per_second:>10,.0f}  "
-                f"{result.decisions_per_second:>12,.0f}"
-            )
-
+from boon_env.bench import main
 
 if __name__ == "__main__":
     main()
