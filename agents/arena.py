@@ -194,21 +194,21 @@ def play_deal(
     """Play ``deal`` once per rotation: in rotation ``r`` agent slot ``k`` sits at seat
     ``(k + r) % n``. Returns one record per seat and rotation."""
     n = len(agents)
-    option = {
-        "deal": {
-            "hands": [list(cards_of(hand)) for hand in deal.hands],
-            "boon": list(cards_of(deal.boon)),
-        },
-        "dealer": dealer,
-    }
+    options = deal_options(deal, dealer)
     records = []
     for rotation in range(n):
         slots = [(seat - rotation) % n for seat in range(n)]
         for slot in slots:
             agents[slot].reset(seed=_agent_seed(seed, index, rotation, slot))
-        info = play_round(env, [agents[slot] for slot in slots], option)
+        info = play_round(env, [agents[slot] for slot in slots], options)
         records.extend(_seat_records(info, slots))
     return records
+
+
+def deal_options(deal: Deal, dealer: int) -> dict[str, Any]:
+    """The ``boon_v0`` reset options that replay ``deal`` with ``dealer`` dealing."""
+    hands = [list(cards_of(hand)) for hand in deal.hands]
+    return {"deal": {"hands": hands, "boon": list(cards_of(deal.boon))}, "dealer": dealer}
 
 
 def play_round(
