@@ -233,3 +233,7 @@ def _show_scoring(info: dict[str, Any], human: int) -> None:
     ):
         you = " (you)" if seat == human else ""
         print(f" player_{seat}  {points:>6}  {tricks:>6}  {vc:>13}  {change:>+6}{you}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

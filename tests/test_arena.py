@@ -1,0 +1,125 @@
+"""The duplicate-deal arena: rotations replay the same deal, statistics, reproducibility."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from agents.arena import (
+    SeatRecord,
+    make_deal,
+    play_deal,
+    run_arena,
+    summarize,
+)
+from agents.heuristic import HeuristicAgent
+from agents.view import View
+from boon_env import boon_v0
+
+
+class _Recorder(HeuristicAgent):
+    """A heuristic that remembers the hand and dealer it saw first in every round."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.first_seen: list[tuple[int, int]] = []
+        self._fresh = False
+
+    def reset(self, seed: int | None = None) -> None:
+        self._fresh = True
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        if self._fresh:
+            view = View.from_observation(observation)
+            # Every seat acts before it has played or picked, so this is its dealt hand.
+            self.first_seen.append((view.hand, view.dealer))
+            self._fresh = False
+        return super().act(observation, action_mask)
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_rotations_replay_the_same_deal_in_every_seat(n: int) -> None:
+    env = boon_v0.raw_env(num_players=n)
+    deal = make_deal(env.config.game, seed=5, index=2)
+    dealer = 1
+    recorders = [_Recorder() for _ in range(n)]
+    records = play_deal(env, recorders, deal, dealer, seed=5, index=2)
+    assert len(records) == n * n
+    for slot, recorder in enumerate(recorders):
+        assert len(recorder.first_seen) == n  # one round per rotation
+        for rotation, (hand, relative_dealer) in enumerate(recorder.first_seen):
+            seat = (slot + rotation) % n
+            assert hand == deal.hands[seat]
+            assert relative_dealer == (dealer - seat) % n
+        # Over the rotations every slot holds every hand of the deal exactly once.
+        assert sorted(hand for hand, _ in recorder.first_seen) == sorted(deal.hands)
+
+
+def test_every_rotation_is_zero_sum_and_seats_each_slot_once() -> None:
+    env = boon_v0.raw_env(num_players=4)
+    agents = [HeuristicAgent() for _ in range(4)]
+    records = play_deal(env, agents, make_deal(env.config.game, 0, 0), 0, seed=0, index=0)
+    for rotation in range(4):
+        rows = records[4 * rotation : 4 * rotation + 4]
+        assert sorted(r.slot for r in rows) == [0, 1, 2, 3]
+        assert sum(r.payout for r in rows) == 0
+
+
+def test_identical_agents_break_even_exactly() -> None:
+    report = run_arena(["heuristic"] * 3, deals=20, seed=3)
+    (result,) = report.results
+    assert result.mean_victory_cards == 0 and result.ci95 == (0.0, 0.0)
+
+
+def test_results_are_seeded_and_independent_of_the_worker_count() -> None:
+    specs = ["heuristic", "random", "random", "random"]
+    one = run_arena(specs, deals=8, seed=7, workers=1)
+    again = run_arena(specs, deals=8, seed=7, workers=1)
+    two = run_arena(specs, deals=8, seed=7, workers=2)
+    assert one.results == again.results == two.results
+    assert run_arena(specs, deals=8, seed=8).results != one.results
+
+
+def test_same_specs_are_pooled_into_one_entry() -> None:
+    report = run_arena(["heuristic", "random", "random"], deals=5, seed=1)
+    assert [r.agent for r in report.results] == ["heuristic", "random"]
+    assert report.num_players == 3 and report.deals == 5
+    assert set(report.to_json()) == {"num_players", "deals", "rounds_per_second", "results"}
+
+
+def test_confidence_interval_is_over_deals() -> None:
+    # Slot 0 wins 2, 0 and 1 Victory Cards per round in three deals (two rounds each).
+    def rec(slot: int, payout: int) -> SeatRecord:
+        return SeatRecord(slot, payout, 30, False, False, False)
+
+    per_deal = [
+        [rec(0, 2), rec(1, -2), rec(0, 2), rec(1, -2)],
+        [rec(0, 1), rec(1, -1), rec(0, -1), rec(1, 1)],
+        [rec(0, 1), rec(1, -1), rec(0, 1), rec(1, -1)],
+    ]
+    first = summarize(["a", "b"], per_deal)[0]
+    deal_means = np.array([2.0, 0.0, 1.0])
+    half = 1.96 * deal_means.std(ddof=1) / np.sqrt(3)
+    assert first.mean_victory_cards == pytest.approx(1.0)
+    assert first.ci95 == pytest.approx((1.0 - half, 1.0 + half))
+    assert first.picker_success_rate is None and first.leaster_win_rate is None
+
+
+def test_heuristic_beats_random() -> None:
+    report = run_arena(["heuristic", "random", "random", "random"], deals=150, seed=2)
+    heuristic = report.results[0]
+    assert heuristic.mean_victory_cards > 0.5 and heuristic.ci95[0] > 0.5
+
+
+@pytest.mark.slow
+@pytest.mark.skipif("'slow' not in config.getoption('markexpr')", reason="opt in with -m slow")
+def test_search_beats_heuristic() -> None:
+    report = run_arena(["search", "heuristic", "heuristic", "heuristic"], deals=200, seed=1)
+    assert report.results[0].ci95[0] > 0
+
+
+def test_bad_arguments_raise() -> None:
+    with pytest.raises(ValueError, match="3, 4 or 5"):
+        run_arena(["heuristic", "random"], deals=1)
+    with pytest.raises(ValueError, match="known kinds"):
+        run_arena(["heuristic", "random", "nope"], deals=1)

@@ -1,0 +1,111 @@
+"""The ``boon`` console script, run in a subprocess as a user would."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+# The installed console script when it is there (as a user runs it), else the module.
+_SCRIPT = Path(sys.executable).with_name("boon")
+BOON = [str(_SCRIPT)] if _SCRIPT.exists() else [sys.executable, "-m", "boon_env.cli"]
+
+
+def _boon(*args: str, stdin: str = "", timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [*BOON, *args], input=stdin, capture_output=True, text=True, timeout=timeout, check=False
+    )
+
+
+@pytest.mark.parametrize("command", [[], ["arena"], ["play"], ["bench"]])
+def test_help_everywhere(command: list[str]) -> None:
+    result = _boon(*command, "--help")
+    assert result.returncode == 0
+    assert "usage: boon" in result.stdout
+
+
+def test_play_rejects_bad_input_and_completes_a_round() -> None:
+    # Bad entries first, then always the first legal move: enough lines for any round.
+    script = "\n".join(["zebra", "0", "99", "gold 99", *["1"] * 40]) + "\n"
+    result = _boon("play", "--seed", "4", "--seat", "1", stdin=script)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "'zebra' is not a legal move now" in out
+    assert "'0' is not a legal move now" in out
+    assert "'99' is not a legal move now" in out
+    assert "Hand of player_1:" in out and "Your moves: 1)" in out
+    assert "Round over." in out and "(you)" in out
+
+
+@pytest.mark.parametrize("n", [3, 5])
+def test_play_by_card_names_for_other_table_sizes(n: int) -> None:
+    script = "\n".join(["pass", "pick", *["1"] * 40]) + "\n"
+    result = _boon(
+        "play", "--num-players", str(n), "--seed", "2", "--opponents", "random", stdin=script
+    )
+    assert result.returncode == 0, result.stderr
+    assert "Round over." in result.stdout
+
+
+def test_play_stops_cleanly_when_input_ends() -> None:
+    result = _boon("play", "--seed", "1", stdin="")
+    assert result.returncode == 1
+    assert "No more input" in result.stdout
+
+
+def test_play_names_a_missing_model() -> None:
+    result = _boon("play", "--opponents", "ppo:/nowhere/model.zip", stdin="")
+    assert result.returncode == 2
+    assert "/nowhere/model.zip" in result.stderr
+
+
+def test_arena_json_contract() -> None:
+    result = _boon(
+        "arena",
+        "--agents",
+        "heuristic",
+        "random",
+        "random",
+        "--deals",
+        "4",
+        "--seed",
+        "3",
+        "--json",
+    )
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["num_players"] == 3 and report["deals"] == 4
+    assert report["rounds_per_second"] > 0
+    keys = {
+        "agent",
+        "mean_victory_cards",
+        "ci95",
+        "mean_points",
+        "pick_rate",
+        "picker_success_rate",
+        "leaster_rate",
+        "leaster_win_rate",
+    }
+    assert [r["agent"] for r in report["results"]] == ["heuristic", "random"]
+    for entry in report["results"]:
+        assert set(entry) == keys
+        low, high = entry["ci95"]
+        assert low <= entry["mean_victory_cards"] <= high
+
+
+def test_arena_table_and_bad_spec() -> None:
+    table = _boon("arena", "--agents", "heuristic", "search:samples=2", "random", "--deals", "1")
+    assert table.returncode == 0, table.stderr
+    assert "search:samples=2" in table.stdout and "95% CI" in table.stdout
+    bad = _boon("arena", "--agents", "heuristic", "wizard", "random", "--deals", "1")
+    assert bad.returncode == 2
+    assert "known kinds" in bad.stderr
+
+
+def test_bench_runs_with_a_tiny_budget() -> None:
+    result = _boon("bench", "--rounds", "50", "--env-rounds", "10", "--players", "3")
+    assert result.returncode == 0, result.stderr
+    assert "rounds/s" in result.stdout
