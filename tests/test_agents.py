@@ -330,3 +330,22 @@ def test_corrupt_model_file_is_named_in_the_error(tmp_path) -> None:
     path.write_bytes(b"not a zip file")
     with pytest.raises(ValueError, match=r"broken\.zip"):
         make_agent(f"ppo:{path}")
+
+
+def test_a_saved_maskable_ppo_model_plays_through_its_spec(tmp_path) -> None:
+    import gymnasium as gym
+    from gymnasium import spaces
+    from sb3_contrib import MaskablePPO
+
+    from boon_env.encoding import OBS_SIZE
+    from boon_env.rules import NUM_ACTIONS
+
+    class _Spaces(gym.Env):
+        # Only the spaces matter for building and saving an (untrained) model.
+        observation_space = spaces.Box(0.0, 1.0, (OBS_SIZE,), np.float32)
+        action_space = spaces.Discrete(NUM_ACTIONS)
+
+    path = tmp_path / "tiny.zip"
+    MaskablePPO("MlpPolicy", _Spaces(), n_steps=8, batch_size=8, device="cpu").save(path)
+    agent = make_agent(f"ppo:{path}")
+    _play_checked(4, [agent, HeuristicAgent(), RandomAgent(), HeuristicAgent()], seed=3)
