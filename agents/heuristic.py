@@ -36,7 +36,6 @@ from boon_env.rules import (
     cards_of,
 )
 
-_PLAIN_SUITS = (0, 1, 2)
 _ACE = 6  # rank of the highest plain card (11 points)
 
 

@@ -30,7 +30,6 @@ from boon_env.rules import (
 _CARD_BITS = (1 << NUM_CARDS) - 1
 _FLAG_BITS = (1 << MAX_PLAYERS) - 1
 _BITS = OFFSETS["points"]  # every piece before "points" is 0/1
-_BIT_BYTES = (_BITS + 7) // 8
 _PHASES = tuple(Phase)
 CONFIGS: dict[int, GameConfig] = {n: GameConfig(num_players=n) for n in PLAYER_COUNTS}
 
