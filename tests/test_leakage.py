@@ -39,7 +39,7 @@ def assert_same_view(first: dict[str, np.ndarray], second: dict[str, np.ndarray]
         np.testing.assert_array_equal(first[key], second[key], err_msg=key)
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=250, deadline=None)
 @given(st.data())
 def test_a_player_sees_the_same_until_a_card_it_can_see_differs(data: st.DataObject) -> None:
     config = GameConfig(num_players=data.draw(st.sampled_from([3, 4, 5]), label="players"))
@@ -109,7 +109,7 @@ def test_swapping_two_opponents_cards_changes_nothing_the_observer_sees() -> Non
     )
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.data())
 def test_only_the_picker_ever_sees_the_boon_and_the_discards(data: st.DataObject) -> None:
     players = data.draw(st.sampled_from([3, 4, 5]), label="players")

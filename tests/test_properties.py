@@ -23,6 +23,7 @@ from boon_env.rules import (
     GameConfig,
     Phase,
     Round,
+    mask_of,
     points_of,
     replay,
 )
@@ -58,7 +59,7 @@ def expected_trick_winner(leader: int, cards: tuple[int, ...], n: int) -> int:
     return (leader + cards.index(best)) % n
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(st.data())
 def test_every_card_is_in_exactly_one_place_at_every_step(data: st.DataObject) -> None:
     state = new_round(data)
@@ -68,7 +69,7 @@ def test_every_card_is_in_exactly_one_place_at_every_step(data: st.DataObject) -
         assert_cards_partition_deck(state)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(st.data())
 def test_every_decision_point_has_a_legal_action_and_follows_the_rules(
     data: st.DataObject,
@@ -95,7 +96,7 @@ def test_every_decision_point_has_a_legal_action_and_follows_the_rules(
     assert state.current == -1
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(st.data())
 def test_points_total_120_in_picker_rounds_and_120_minus_boon_in_leasters(
     data: st.DataObject,
@@ -112,20 +113,21 @@ def test_points_total_120_in_picker_rounds_and_120_minus_boon_in_leasters(
     assert sum(state.tricks_won) == config.num_tricks
     for trick in state.tricks:
         assert trick.winner == expected_trick_winner(trick.leader, trick.cards, config.num_players)
+    # The first trick is led left of the dealer, every other by the last trick's winner.
+    assert state.tricks[0].leader == (state.dealer + 1) % config.num_players
     for before, after in zip(state.tricks, state.tricks[1:], strict=False):
         assert after.leader == before.winner
+    for seat in range(config.num_players):
+        won = sum(points_of(mask_of(t.cards)) for t in state.tricks if t.winner == seat)
+        buried = points_of(state.discards) if seat == state.picker else 0
+        assert state.points[seat] == won + buried
     if state.leaster:
         assert state.picker is None
+        assert state.discards == 0
         assert sum(state.points) == TOTAL_POINTS - points_of(state.deal.boon)
     else:
-        assert sum(state.points) == TOTAL_POINTS
         assert state.discards.bit_count() == config.boon_size
-        picker_tricks = sum(
-            points_of(sum(1 << c for c in t.cards))
-            for t in state.tricks
-            if t.winner == state.picker
-        )
-        assert state.points[state.picker] == picker_tricks + points_of(state.discards)
+        assert sum(state.points) == TOTAL_POINTS
 
 
 def expected_payout(state: Round, before: list[int]) -> list[int]:
@@ -189,7 +191,7 @@ def play_game(config: GameConfig, rng: np.random.Generator) -> Game:
     return game
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(players=PLAYERS, seed=SEEDS, victory_cards=st.integers(1, 4))
 def test_payments_are_zero_sum_and_nobody_goes_below_zero_over_whole_games(
     players: int, seed: int, victory_cards: int
@@ -199,7 +201,7 @@ def test_payments_are_zero_sum_and_nobody_goes_below_zero_over_whole_games(
     assert len(game.settlements) == game.rounds_played
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(st.data())
 def test_replaying_the_history_reproduces_the_state(data: st.DataObject) -> None:
     state = new_round(data)
@@ -210,7 +212,7 @@ def test_replaying_the_history_reproduces_the_state(data: st.DataObject) -> None
     assert snapshot(again) == snapshot(state)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(st.data())
 def test_a_clone_is_independent_of_its_original(data: st.DataObject) -> None:
     state = new_round(data)
@@ -231,7 +233,7 @@ def test_a_clone_is_independent_of_its_original(data: st.DataObject) -> None:
     )
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(st.data())
 def test_illegal_actions_are_refused_without_changing_anything(data: st.DataObject) -> None:
     state = new_round(data)
