@@ -84,8 +84,11 @@ def search_action(
 def play_out(state: Round, params: HeuristicParams) -> None:
     """Finish ``state`` with every seat playing the heuristic (on the engine, no encoding)."""
     while state.phase is not Phase.DONE:
-        seat = state.current
-        state.apply(choose(View.from_round(state, seat), state.legal_mask(), params))
+        legal = state.legal_mask()
+        if legal & (legal - 1):
+            state.apply(choose(View.from_round(state, state.current), legal, params))
+        else:  # a forced move (e.g. the last card of the led suit): no view needed
+            state.apply(legal.bit_length() - 1)
 
 
 def outcome(state: Round, seat: int, points_weight: float) -> float:
@@ -155,16 +158,23 @@ def _deal_hidden(
 ) -> list[int]:
     """Bitmask per holder; each card to a holder allowed to take it, chosen in proportion to
     the room it has left. The most constrained cards go first; a dead end starts over."""
-    order = sorted(cards, key=lambda card: (len(eligible[card]), rng.random()))
+    ties = rng.random(len(cards)).tolist()
+    ranked = sorted((len(eligible[card]), tie, card) for card, tie in zip(cards, ties, strict=True))
+    order = [card for _, _, card in ranked]
     for _ in range(_MAX_SAMPLE_TRIES):
         room = list(capacity)
         masks = [0] * len(capacity)
-        for card in order:
+        # One uniform per card, drawn up front: a generator call per card costs more than a deal.
+        for card, u in zip(order, rng.random(len(order)).tolist(), strict=True):
             holders = [h for h in eligible[card] if room[h]]
             if not holders:
                 break
-            weights = np.array([room[h] for h in holders], dtype=float)
-            holder = holders[rng.choice(len(holders), p=weights / weights.sum())]
+            # Walk the holders' room until it covers u of the total room.
+            target = u * sum(room[h] for h in holders)
+            for holder in holders:
+                target -= room[holder]
+                if target < 0:
+                    break
             room[holder] -= 1
             masks[holder] |= 1 << card
         else:
