@@ -81,7 +81,7 @@ def choose(view: View, legal: int, params: HeuristicParams) -> int:
     if view.phase is Phase.DISCARD:
         return _bury(view.hand, params)
     if not view.trick:
-        return _lead(view, cards, params)
+        return _lead(view, cards)
     return _follow(view, cards, params)
 
 
@@ -126,7 +126,7 @@ def _bury(hand: int, params: HeuristicParams) -> int:
 
 
 # ------------------------------------------------------------------------------------ leading
-def _lead(view: View, cards: tuple[int, ...], params: HeuristicParams) -> int:
+def _lead(view: View, cards: tuple[int, ...]) -> int:
     if view.leaster:
         return _leaster_lead(view, cards)
     unseen = view.unseen()

@@ -40,6 +40,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as error:  # bad specs, missing models: a message, not a traceback
         print(f"boon {args.command}: error: {error}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 130
 
 
 def _build_parser() -> argparse.ArgumentParser:
