@@ -212,12 +212,19 @@ def test_raw_env_refuses_an_illegal_action_and_changes_nothing(moves: int) -> No
         assert everything_observable(env) == before
 
 
-def test_wrapped_env_ends_the_game_with_minus_one_for_an_illegal_move() -> None:
-    env = boon_v0.env()
+@pytest.mark.parametrize(("episode", "moves"), [("round", 0), ("game", 0), ("game", 9)])
+def test_wrapped_env_ends_the_game_with_minus_one_for_an_illegal_move(
+    episode: str, moves: int
+) -> None:
+    env = boon_v0.env(episode=episode)
     env.reset(seed=3)
+    for _ in range(moves):
+        env.step(lowest_legal(env.observe(env.agent_selection)))
     offender = env.agent_selection
+    mask = env.observe(offender)["action_mask"]
+    illegal = int(np.flatnonzero(mask == 0)[0])
     EnvLogger.flush()
-    env.step(0)  # a card id while deciding on the Boon
+    env.step(illegal)
     # PettingZoo logs (it does not warnings.warn) its illegal-move message.
     assert any("Illegal move" in str(message) for message in EnvLogger.mqueue)
     assert all(env.terminations.values())

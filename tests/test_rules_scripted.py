@@ -269,10 +269,7 @@ def test_picker_at_91_points_is_paid_two_by_everyone() -> None:
     assert points_of(mask("green 4, green 5, red 6, blue 4")) == 29
     assert state.points[0] == 91
     assert sum(state.points) == 120
-    game = Game(FOUR, state.deal, dealer=3)
-    for move in state.history:
-        result = game.apply(move)
-    assert result is not None
+    result = play_out(FOUR, [state.deal], state.history, dealer=3).settlements[-1]
     assert result.payout == (6, -2, -2, -2)
     assert result.winner == 0
 
@@ -289,9 +286,7 @@ def test_picker_at_90_points_is_paid_one_by_everyone() -> None:
     state = _lose_the_last_trick(hands, boon, ("green 5", "red 5", "blue 5"))
     assert state.tricks[-1].winner == 1
     assert state.points[0] == 90
-    game = Game(FOUR, state.deal, dealer=3)
-    for move in state.history:
-        result = game.apply(move)
+    result = play_out(FOUR, [state.deal], state.history, dealer=3).settlements[-1]
     assert result.payout == (3, -1, -1, -1)
 
 
@@ -344,8 +339,6 @@ def test_picker_at_30_points_pays_one_to_everyone() -> None:
     assert game.settlements[-1].payout == (-3, 1, 1, 1)
     assert game.victory_cards == [2, 6, 6, 6]
     assert not game.is_over
-    with pytest.raises(ValueError, match="not over"):
-        Game(FOUR, make_deal(FOUR, *BURY_30), dealer=3).next_round(game.round.deal)
 
 
 # ----------------------------------------------------------------------------- Leasters
@@ -489,16 +482,18 @@ def test_a_game_ends_when_someone_holds_no_victory_cards_and_cannot_go_on() -> N
 def test_max_rounds_truncates_a_game_the_rules_have_not_ended() -> None:
     config = GameConfig(num_players=4, starting_victory_cards=5, max_rounds=1)
     hands, boon = BURY_30
-    game = Game(config, make_deal(config, hands, boon), dealer=3)
-    for move in state_history(hands, boon):
-        game.apply(move)
+    history = _play_buried_only(hands, boon).round.history
+    game = play_out(config, [make_deal(config, hands, boon)], history, dealer=3)
     assert game.victory_cards == [2, 6, 6, 6]
     assert game.is_truncated
     assert not game.is_over
 
 
-def state_history(hands: tuple[str, ...], boon: str) -> list[int]:
-    return _play_buried_only(hands, boon).round.history
+def test_the_next_round_cannot_start_before_this_one_ends() -> None:
+    game = Game(FOUR, make_deal(FOUR, *BURY_30), dealer=3)
+    play(game.round, "pick")
+    with pytest.raises(ValueError, match="not over"):
+        game.next_round(make_deal(FOUR, *BURY_29))
 
 
 def test_play_out_replays_a_game_from_its_deals_and_actions() -> None:
