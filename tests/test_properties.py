@@ -250,3 +250,43 @@ def test_illegal_actions_are_refused_without_changing_anything(data: st.DataObje
         else:
             raise AssertionError(f"illegal action {bad} was accepted")
         assert snapshot(state) == before
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.data())
+def test_a_round_rebuilt_from_its_hidden_state_plays_on_the_same(data: st.DataObject) -> None:
+    state = new_round(data)
+    stop = data.draw(st.integers(0, 50), label="rebuild after")
+    while not state.is_over and len(state.history) < stop:
+        state.apply(choose(data, state))
+    if state.is_over:
+        return
+    rebuilt = Round.from_hidden_state(
+        state.config,
+        dealer=state.dealer,
+        hands=list(state.hands),
+        boon=state.boon,
+        picker=state.picker,
+        passed=state.passed,
+        discards=state.discards,
+        trick=list(state.trick),
+        leader=state.leader,
+        points=list(state.points),
+        tricks_won=list(state.tricks_won),
+        played=list(state.played),
+        voids=list(state.voids),
+    )
+    assert (rebuilt.phase, rebuilt.picker, rebuilt.leaster) == (
+        state.phase,
+        state.picker,
+        state.leaster,
+    )
+    while not state.is_over:
+        assert (rebuilt.current, rebuilt.legal_mask()) == (state.current, state.legal_mask())
+        move = choose(data, state)
+        state.apply(move)
+        rebuilt.apply(move)
+    assert rebuilt.is_over
+    assert rebuilt.points == state.points
+    assert rebuilt.tricks_won == state.tricks_won
+    assert rebuilt.voids == state.voids
