@@ -175,6 +175,8 @@ def _ask_move(env: boon_v0.raw_env, human: int, input_line: Callable[[str], str]
     print(render_table(state, env.game.victory_cards, show_hand_of=human))
     if state.picker == human and state.phase is Phase.DISCARD:
         print(f"The Boon held: {', '.join(names_of(state.boon))}")
+        if state.discards:
+            print(f"Buried so far: {', '.join(names_of(state.discards))}")
     legal = state.legal_actions()
     print("Your moves: " + "  ".join(f"{i}) {action_name(a)}" for i, a in enumerate(legal, 1)))
     while True:
