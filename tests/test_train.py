@@ -1,0 +1,148 @@
+"""Smoke tests of ``train.py``: it runs end to end in a subprocess with tiny budgets, its model
+loads in the arena, it resumes from a checkpoint, and it serves 3 and 5 players."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from agents.arena import run_arena
+from agents.specs import make_agent
+from boon_env.training import arg, parse_dataclass_args
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# A few hundred learner decisions: 2 envs x 64 steps = 128 per update.
+TINY = [
+    "--num-workers", "1",
+    "--envs-per-worker", "2",
+    "--n-steps", "64",
+    "--batch-size", "64",
+    "--n-epochs", "1",
+    "--net-arch", "32,32",
+    "--bc-rounds", "10",
+    "--bc-epochs", "1",
+    "--snapshot-every", "1",
+    "--eval-every", "2",
+    "--eval-deals", "2",
+    "--checkpoint-every", "2",
+    "--no-progress-bar",
+]  # fmt: skip
+
+
+def _train(tmp_path: Path, *flags: str) -> tuple[subprocess.CompletedProcess[str], Path]:
+    runs = tmp_path / "runs"
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "train.py"), *TINY, "--runs-dir", str(runs), *flags],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    (run_dir,) = [p for p in runs.iterdir() if p.is_dir() and (p / "summary.json").exists()]
+    return result, run_dir
+
+
+def test_train_runs_and_its_model_plays_in_the_arena(tmp_path: Path) -> None:
+    result, run_dir = _train(
+        tmp_path, "--total-timesteps", "512", "--arena-deals", "2", "--arena-opponents", "random"
+    )
+    model = run_dir / "model.zip"
+    assert model.is_file()
+    summary = json.loads((run_dir / "summary.json").read_text())
+    assert summary["learner_decisions"] == 512
+    assert "vs_heur=" in result.stdout, "the periodic evaluation line is printed"
+    assert "ppo:" in result.stdout and "random" in result.stdout, "the arena table is printed"
+    assert list((run_dir / "checkpoints").glob("model_*.zip"))
+    assert list(run_dir.rglob("events.out.tfevents.*")), "TensorBoard scalars are written"
+    report = run_arena([f"ppo:{model}", "heuristic", "heuristic", "heuristic"], deals=2)
+    assert report.results[0].agent == f"ppo:{model}"
+
+
+def test_resume_continues_from_a_checkpoint(tmp_path: Path) -> None:
+    _, first = _train(tmp_path / "a", "--total-timesteps", "256", "--arena-deals", "0")
+    checkpoint = first / "checkpoints" / "model_256.zip"
+    assert checkpoint.is_file() and (first / "checkpoints" / "model_256_pool.pkl").is_file()
+    _, second = _train(
+        tmp_path / "b",
+        "--total-timesteps",
+        "512",
+        "--arena-deals",
+        "0",
+        "--resume",
+        str(checkpoint),
+    )
+    summary = json.loads((second / "summary.json").read_text())
+    assert summary["learner_decisions"] == 512
+    assert summary["trained_decisions_this_run"] == 256
+
+
+@pytest.mark.parametrize("num_players", [3, 5])
+def test_train_other_table_sizes(tmp_path: Path, num_players: int) -> None:
+    _, run_dir = _train(
+        tmp_path,
+        "--num-players",
+        str(num_players),
+        "--total-timesteps",
+        "256",
+        "--arena-deals",
+        "1",
+        "--arena-opponents",
+        "heuristic",
+    )
+    model = run_dir / "model.zip"
+    specs = [f"ppo:{model}"] + ["random"] * (num_players - 1)
+    assert run_arena(specs, deals=1).num_players == num_players
+
+
+def test_help_lists_every_flag_with_help() -> None:
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "train.py"), "--help"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0
+    sys.path.insert(0, str(ROOT))
+    try:
+        import train
+    finally:
+        sys.path.remove(str(ROOT))
+    import dataclasses
+
+    for field in dataclasses.fields(train.Args):
+        assert "--" + field.name.replace("_", "-") in result.stdout
+        assert field.metadata["help"], f"{field.name} has no help text"
+
+
+def test_missing_or_corrupt_model_is_a_clear_error(tmp_path: Path) -> None:
+    missing = tmp_path / "nope.zip"
+    with pytest.raises(ValueError, match=r"nope\.zip"):
+        make_agent(f"ppo:{missing}")
+    corrupt = tmp_path / "corrupt.zip"
+    corrupt.write_bytes(b"this is not a model")
+    with pytest.raises(ValueError, match=r"corrupt\.zip"):
+        make_agent(f"ppo:{corrupt}")
+
+
+def test_dataclass_flags() -> None:
+    import dataclasses
+
+    @dataclasses.dataclass
+    class Flags:
+        rate: float = arg(0.5, "a rate")
+        count: int = arg(3, "a count")
+        name: str = arg("x", "a name")
+        on: bool = arg(True, "a switch")
+
+    assert parse_dataclass_args(Flags, []) == Flags()
+    parsed = parse_dataclass_args(
+        Flags, ["--rate", "0.25", "--count", "7", "--name", "y", "--no-on"]
+    )
+    assert parsed == Flags(0.25, 7, "y", False)

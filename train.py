@@ -1,0 +1,226 @@
+"""Train a Boon player by self-play with MaskablePPO, then evaluate it in the arena.
+
+One policy plays every seat (observations use relative seats) and all three decisions: pick or
+pass, discard, card play; the action mask of each phase routes them. Every decision of the
+learner is a training sample; the reward is its Victory-Card change when the round ends.
+The other seats are filled per round from the opponent pool (fictitious self-play): earlier
+snapshots of the policy, the heuristic and random play.
+
+    python train.py                       # the default 4-player run (a few minutes), then arena
+    python train.py --help                # every flag
+    python train.py --resume runs/<run>/checkpoints/model_<steps>.zip
+
+The final model loads anywhere a player spec is accepted: ``ppo:runs/<run>/model.zip``.
+See ``docs/training.md``.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+import torch
+from sb3_contrib import MaskablePPO
+
+from boon_env.selfplay import make_vec_env, parse_pool_weights
+from boon_env.training import (
+    SelfPlayCallback,
+    arg,
+    behaviour_clone,
+    imitation_data,
+    load_pool,
+    parse_dataclass_args,
+    pool_path,
+)
+
+
+@dataclass
+class Args:
+    """Flags of ``train.py`` (``--field-name``)."""
+
+    exp_name: str = arg("boon_ppo", "name of the experiment (prefix of the run name)")
+    seed: int = arg(1, "seed of everything: deals, seats, opponent draws, network init")
+    num_players: int = arg(4, "players at the table: 3, 4 or 5")
+    total_timesteps: int = arg(
+        400_000, "learner decisions to train for in all (a resumed run counts its past ones)"
+    )
+    num_workers: int = arg(2, "worker processes stepping the environments (one per core)")
+    envs_per_worker: int = arg(8, "environments per worker process")
+    n_steps: int = arg(128, "decisions per environment per rollout (one PPO update each)")
+    batch_size: int = arg(512, "minibatch size of the PPO update")
+    n_epochs: int = arg(4, "passes over each rollout in the PPO update")
+    learning_rate: float = arg(1e-4, "Adam learning rate (low: PPO refines the warm start)")
+    gamma: float = arg(1.0, "discount; rounds are short and only the last step pays")
+    gae_lambda: float = arg(0.95, "GAE lambda")
+    clip_range: float = arg(0.2, "PPO clipping")
+    ent_coef: float = arg(0.003, "entropy bonus (also keeps pick/pass exploring)")
+    vf_coef: float = arg(0.5, "value-loss weight")
+    max_grad_norm: float = arg(0.5, "gradient clipping")
+    net_arch: str = arg("256,256", "hidden layer sizes of the actor and of the critic")
+    pool_weights: str = arg(
+        "self=0.3,heuristic=0.6,random=0.1",
+        "opponent mix, drawn per seat per round: self (a policy snapshot), heuristic, random",
+    )
+    snapshot_every: int = arg(10, "add the current policy to the pool every this many updates")
+    pool_size: int = arg(5, "policy snapshots kept in the pool (the most recent)")
+    shaping: float = arg(
+        0.0,
+        "optional shaping: reward += shaping * (my side's point share - 1/2) in picker rounds",
+    )
+    bc_rounds: int = arg(
+        4000,
+        "imitation warm start: rounds of heuristic tables whose decisions the fresh policy "
+        "(and its critic) are fitted to before PPO (0: start from scratch)",
+    )
+    bc_epochs: int = arg(2, "passes over the imitation data")
+    pick_assist_start: float = arg(
+        0.0,
+        "share of rounds whose learner pick decision the heuristic makes at the start "
+        "(anti-collapse: the policy learns picker play before its own pick decisions are "
+        "trained; assisted decisions are not training samples)",
+    )
+    pick_assist_end: float = arg(0.0, "share of assisted pick decisions after the decay")
+    pick_assist_decay: float = arg(
+        0.4, "fraction of total_timesteps over which the assist share falls linearly"
+    )
+    eval_every: int = arg(20, "quick duplicate evaluation every this many updates (0: never)")
+    eval_deals: int = arg(200, "deals per quick evaluation")
+    checkpoint_every: int = arg(20, "save a checkpoint every this many updates (0: never)")
+    resume: str = arg("", "checkpoint .zip to continue training from (its pool too, if saved)")
+    runs_dir: str = arg("runs", "where runs (TensorBoard logs, checkpoints, model) are written")
+    model_path: str = arg("", "where to save the final model (default: runs/<run>/model.zip)")
+    arena_deals: int = arg(200, "deals of the final arena evaluation per opponent (0: skip)")
+    arena_opponents: str = arg("random,heuristic", "opponents of the final arena evaluation")
+    progress_bar: bool = arg(True, "show a progress bar")
+    torch_threads: int = arg(1, "torch threads of the learner process")
+
+
+def main(args: Args) -> Path:
+    """Train, save the model and print the arena table; returns the model path."""
+    run_name = f"{args.exp_name}_{args.num_players}p_s{args.seed}_{int(time.time())}"
+    run_dir = Path(args.runs_dir) / run_name
+    run_dir.mkdir(parents=True, exist_ok=True)
+    (run_dir / "args.json").write_text(json.dumps(asdict(args), indent=2))
+    parse_pool_weights(args.pool_weights)  # fail on a bad spec before starting workers
+    torch.set_num_threads(args.torch_threads)
+    torch.manual_seed(args.seed)
+    np.random.seed(args.seed)  # SB3 reads the global generator in places; the env never does
+
+    # Parallel environments: every worker process runs several learner tables.
+    envs = make_vec_env(
+        num_envs=args.num_workers * args.envs_per_worker,
+        num_workers=args.num_workers,
+        num_players=args.num_players,
+        pool_weights=args.pool_weights,
+        seed=args.seed,
+        shaping=args.shaping,
+        pick_assist=args.pick_assist_start,
+    )
+
+    # The agent: MaskablePPO with separate actor and critic MLPs, or a checkpoint resumed.
+    snapshots = []
+    if args.resume:
+        model = MaskablePPO.load(args.resume, env=envs, device="cpu")
+        snapshots = load_pool(pool_path(Path(args.resume)))
+        model.tensorboard_log = str(run_dir)
+    else:
+        hidden = [int(h) for h in args.net_arch.split(",")]
+        model = MaskablePPO(
+            "MlpPolicy",
+            envs,
+            learning_rate=args.learning_rate,
+            n_steps=args.n_steps,
+            batch_size=args.batch_size,
+            n_epochs=args.n_epochs,
+            gamma=args.gamma,
+            gae_lambda=args.gae_lambda,
+            clip_range=args.clip_range,
+            ent_coef=args.ent_coef,
+            vf_coef=args.vf_coef,
+            max_grad_norm=args.max_grad_norm,
+            policy_kwargs={"net_arch": {"pi": hidden, "vf": hidden}},
+            tensorboard_log=str(run_dir),
+            seed=args.seed,
+            device="cpu",
+            verbose=0,
+        )
+        if args.bc_rounds:
+            # Imitation warm start: PPO then improves on the heuristic instead of first
+            # rediscovering how to follow suit, and picker play is competent from the start,
+            # so picking is never punished into the all-pass collapse.
+            torch.set_num_threads(max(args.torch_threads, args.num_workers))
+            data = imitation_data(args.num_players, args.bc_rounds, args.seed)
+            stats = behaviour_clone(model, data, args.bc_epochs, seed=args.seed)
+            print(f"imitation warm start on {len(data.actions)} decisions: {stats}", flush=True)
+            torch.set_num_threads(args.torch_threads)
+
+    # Self-play bookkeeping: round statistics, snapshot pool, quick evals, checkpoints.
+    callback = SelfPlayCallback(
+        num_players=args.num_players,
+        snapshot_every=args.snapshot_every,
+        pool_size=args.pool_size,
+        eval_every=args.eval_every,
+        eval_deals=args.eval_deals,
+        checkpoint_every=args.checkpoint_every,
+        checkpoint_dir=run_dir / "checkpoints",
+        seed=args.seed,
+        snapshots=snapshots,
+        pick_assist=(
+            args.pick_assist_start,
+            args.pick_assist_end,
+            int(args.pick_assist_decay * args.total_timesteps),
+        ),
+    )
+    remaining = max(args.total_timesteps - model.num_timesteps, 0)
+    start = time.time()
+    model.learn(
+        total_timesteps=remaining,
+        callback=callback,
+        tb_log_name="tensorboard",
+        reset_num_timesteps=not args.resume,
+        progress_bar=args.progress_bar,
+    )
+    wall = time.time() - start
+    envs.close()
+
+    model_path = Path(args.model_path) if args.model_path else run_dir / "model.zip"
+    model_path.parent.mkdir(parents=True, exist_ok=True)
+    model.save(model_path)
+    last = callback.history[-1] if callback.history else {}
+    summary = {
+        "command": "python train.py " + " ".join(_flags(args)),
+        "learner_decisions": int(model.num_timesteps),
+        "trained_decisions_this_run": remaining,
+        "wall_time_s": round(wall, 1),
+        "decisions_per_second": round(remaining / wall, 1) if wall else None,
+        "final_pick_rate": last.get("charts/pick_rate"),
+        "final_leaster_rate": last.get("charts/leaster_rate"),
+        "final_learner_pick_rate": last.get("charts/learner_pick_rate"),
+    }
+    (run_dir / "summary.json").write_text(json.dumps(summary, indent=2))
+    print(json.dumps(summary, indent=2))
+    print(f"model saved to {model_path}  (use it as ppo:{model_path})")
+
+    # Evaluation in the duplicate arena against the hand-written opponents.
+    if args.arena_deals:
+        from agents.arena import run_arena  # only needed at the end
+
+        for opponent in filter(None, (o.strip() for o in args.arena_opponents.split(","))):
+            specs = [f"ppo:{model_path}"] + [opponent] * (args.num_players - 1)
+            report = run_arena(specs, args.arena_deals, seed=args.seed, workers=args.num_workers)
+            print(report.table(), flush=True)
+    return model_path
+
+
+def _flags(args: Args) -> list[str]:
+    defaults = Args()
+    return [
+        f"--{k.replace('_', '-')} {v}" for k, v in asdict(args).items() if getattr(defaults, k) != v
+    ]
+
+
+if __name__ == "__main__":
+    main(parse_dataclass_args(Args, description=__doc__.split("\n\n")[0]))
