@@ -97,6 +97,12 @@ class NumpyPolicy:
                 x = np.tanh(x) if self.activation == "tanh" else np.maximum(x, 0.0)
         return x
 
+    def greedy(self, obs: np.ndarray, mask: np.ndarray) -> int:
+        """The legal action (``mask`` != 0) with the highest logit: what SB3's deterministic
+        ``predict(..., action_masks=mask)`` returns, at a fraction of its cost."""
+        logits = self.logits(np.asarray(obs, dtype=np.float32))
+        return int(np.argmax(np.where(np.asarray(mask) != 0, logits, -np.inf)))
+
     def act(
         self,
         obs: np.ndarray,
