@@ -112,7 +112,6 @@ def test_heuristic_beats_random() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.skipif("'slow' not in config.getoption('markexpr')", reason="opt in with -m slow")
 def test_search_beats_heuristic() -> None:
     report = run_arena(["search", "heuristic", "heuristic", "heuristic"], deals=200, seed=1)
     assert report.results[0].ci95[0] > 0
