@@ -74,6 +74,11 @@ class ArenaReport:
         report = asdict(self)
         for result in report["results"]:
             result["ci95"] = list(result["ci95"])
+            # The contract's rates are numbers: 0.0 when there was nothing to rate (the agent
+            # never picked, or never played a Leaster); the text table shows "-" instead.
+            for key in ("picker_success_rate", "leaster_win_rate"):
+                if result[key] is None:
+                    result[key] = 0.0
         return report
 
     def table(self) -> str:

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from agents.arena import (
+    ArenaReport,
     SeatRecord,
     make_deal,
     play_deal,
@@ -103,6 +104,9 @@ def test_confidence_interval_is_over_deals() -> None:
     assert first.mean_victory_cards == pytest.approx(1.0)
     assert first.ci95 == pytest.approx((1.0 - half, 1.0 + half))
     assert first.picker_success_rate is None and first.leaster_win_rate is None
+    report = ArenaReport(num_players=3, deals=3, rounds_per_second=1.0, results=[first])
+    entry = report.to_json()["results"][0]
+    assert entry["picker_success_rate"] == 0.0 and entry["leaster_win_rate"] == 0.0
 
 
 def test_heuristic_beats_random() -> None:
