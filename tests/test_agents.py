@@ -195,10 +195,11 @@ def test_heuristic_picks_a_strong_hand_and_passes_a_weak_one() -> None:
     strong = mask_of(parse_cards(ALL_GOLD_HIGH))
     weak = mask_of(parse_cards("green 2, green 3, red 2, red 3, blue 2, blue 3, gold 1"))
     rest = [c for c in range(32) if not (strong | weak) >> c & 1]
-    deal = Deal(hands=(strong, weak, mask_of(rest[:7]), mask_of(rest[7:14])), boon=0)
+    boon = mask_of(rest[14:])
+    deal = Deal(hands=(strong, weak, mask_of(rest[:7]), mask_of(rest[7:14])), boon=boon)
     state = Round(config, deal, dealer=3)  # seat 0 decides first
     assert choose(View.from_round(state, 0), state.legal_mask(), HeuristicParams()) == PICK
-    state = Round(config, Deal(hands=(weak, strong, *deal.hands[2:]), boon=0), dealer=3)
+    state = Round(config, Deal(hands=(weak, strong, *deal.hands[2:]), boon=boon), dealer=3)
     assert choose(View.from_round(state, 0), state.legal_mask(), HeuristicParams()) == PASS
 
 

@@ -99,6 +99,27 @@ class Deal:
             masks.append(mask)
         return cls(hands=tuple(masks[:-1]), boon=masks[-1])
 
+    def check(self, config: GameConfig) -> None:
+        """Raise ``ValueError`` unless the deal splits ``config``'s deck into hands and a Boon
+        of the right sizes (naming the first thing that is wrong)."""
+        n = config.num_players
+        if len(self.hands) != n:
+            raise ValueError(f"deal has {len(self.hands)} hands, expected {n} (one per player)")
+        places = [(f"hand {i}", hand, config.hand_size) for i, hand in enumerate(self.hands)]
+        seen = 0
+        for owner, mask, size in [*places, ("boon", self.boon, config.boon_size)]:
+            if type(mask) is not int or mask < 0:
+                raise ValueError(f"deal {owner} must be a card bitmask (int >= 0), got {mask!r}")
+            if mask.bit_count() != size:
+                raise ValueError(f"deal {owner} has {mask.bit_count()} cards, expected {size}")
+            if mask & seen:
+                raise ValueError(f"deal {owner} repeats {names_of(mask & seen)}, dealt twice")
+            seen |= mask
+        if seen != config.deck:
+            raise ValueError(
+                f"deal holds cards outside the {n}-player deck (bitmask {seen & ~config.deck:#x})"
+            )
+
     @classmethod
     def random(cls, config: GameConfig, rng: np.random.Generator) -> Deal:
         """Shuffle the (reduced) deck with ``rng`` and deal hands, then the Boon."""
@@ -154,8 +175,18 @@ class Round:
     )
 
     def __init__(self, config: GameConfig, deal: Deal, dealer: int = 0) -> None:
+        """Start a round from ``deal`` with ``dealer`` dealing.
+
+        Raises:
+            ValueError: the dealer is not a seat, or the deal is not a partition of the
+                configuration's deck into hands and a Boon of the right sizes.
+        """
         if type(dealer) is not int or not 0 <= dealer < config.num_players:
             raise ValueError(f"dealer must be a seat 0-{config.num_players - 1}, got {dealer!r}")
+        deal.check(config)
+        self._start(config, deal, dealer)
+
+    def _start(self, config: GameConfig, deal: Deal, dealer: int) -> None:
         n = config.num_players
         self.config = config
         self.dealer = dealer
@@ -371,7 +402,9 @@ class Round:
                 raise ValueError(
                     f"seat {seat} holds {hands[seat].bit_count()} cards, expected {expected}"
                 )
-        state = cls(config, Deal(tuple(hands), boon), dealer)
+        # What is left of the hands is no full deal, so the deal check of __init__ is skipped.
+        state = cls.__new__(cls)
+        state._start(config, Deal(tuple(hands), boon), dealer)
         state.picker = picker
         state.passed = passed
         state.leaster = picker is None and passed.bit_count() == n
