@@ -216,10 +216,17 @@ def main(args: Args) -> Path:
 
 
 def _flags(args: Args) -> list[str]:
-    defaults = Args()
-    return [
-        f"--{k.replace('_', '-')} {v}" for k, v in asdict(args).items() if getattr(defaults, k) != v
-    ]
+    # The flags that differ from the defaults, as they would be typed.
+    defaults, flags = Args(), []
+    for key, value in asdict(args).items():
+        if getattr(defaults, key) == value:
+            continue
+        flag = "--" + key.replace("_", "-")
+        if isinstance(value, bool):
+            flags.append(flag if value else "--no-" + flag[2:])
+        else:
+            flags.append(f"{flag} {value}")
+    return flags
 
 
 if __name__ == "__main__":

@@ -146,3 +146,12 @@ def test_dataclass_flags() -> None:
         Flags, ["--rate", "0.25", "--count", "7", "--name", "y", "--no-on"]
     )
     assert parsed == Flags(0.25, 7, "y", False)
+
+
+def test_the_shipped_model_loads_and_plays() -> None:
+    from agents.trained import DEFAULT_MODEL
+
+    assert DEFAULT_MODEL.is_file(), "agents/models/boon_ppo_4p.zip is shipped with the package"
+    assert DEFAULT_MODEL.stat().st_size < 5_000_000, "a few MB at most"
+    report = run_arena(["ppo", "heuristic", "heuristic", "heuristic"], deals=3, seed=1)
+    assert report.results[0].agent == "ppo"
