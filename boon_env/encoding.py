@@ -77,9 +77,25 @@ _PHASE, _ROLE, _NUM_PLAYERS, _DEALER = (
 )
 _PICKER, _LEADER, _PASSED, _VOIDS = (OFFSETS[k] for k in ("picker", "leader", "passed", "voids"))
 _PLAYER_COUNT_INDEX = {n: i for i, n in enumerate(PLAYER_COUNTS)}
-# _ORDER[n][seat][r]: the absolute seat at relative seat r of ``seat`` at an n-player table.
+# Per table size n and observer seat: _ORDER[n][seat][r] is the absolute seat at relative seat r;
+# _SEAT_SHIFTS[n][seat][s] the bit offsets of absolute seat s's played row and voids row;
+# _TRICK_SHIFTS[n][r] the offsets of the trick rows in play order when relative seat r leads.
 _ORDER = {
     n: tuple(tuple((seat + r) % n for r in range(n)) for seat in range(n)) for n in PLAYER_COUNTS
+}
+_SEAT_SHIFTS = {
+    n: tuple(
+        tuple(
+            (_PLAYED + NUM_CARDS * ((s - seat) % n), _VOIDS + 4 * ((s - seat) % n))
+            for s in range(n)
+        )
+        for seat in range(n)
+    )
+    for n in PLAYER_COUNTS
+}
+_TRICK_SHIFTS = {
+    n: tuple(tuple(_TRICK + NUM_CARDS * ((r + i) % n) for i in range(n)) for r in range(n))
+    for n in PLAYER_COUNTS
 }
 _PAD = {n: [0.0] * (MAX_PLAYERS - n) for n in PLAYER_COUNTS}
 
@@ -101,16 +117,23 @@ def encode(state: Round, seat: int, victory_cards: list[int]) -> np.ndarray:
     bits = state.hands[seat]
     if picker == seat:  # only the picker has seen the Boon and knows its discards
         bits |= state.boon << _BOON | state.discards << _DISCARDS
-    for i, card in enumerate(state.trick):
-        bits |= 1 << (_TRICK + NUM_CARDS * ((leader + i - seat) % n) + card)
-    played, passed, voids = state.played, state.passed, state.voids
-    for r, s in enumerate(order):
-        bits |= played[s] << (_PLAYED + NUM_CARDS * r) | voids[s] << (_VOIDS + 4 * r)
-        if passed >> s & 1:
-            bits |= 1 << (_PASSED + r)
+    for card, shift in zip(state.trick, _TRICK_SHIFTS[n][(leader - seat) % n]):  # noqa: B905
+        bits |= 1 << (shift + card)
+    for played, voids, (played_shift, voids_shift) in zip(  # noqa: B905 - all n long
+        state.played, state.voids, _SEAT_SHIFTS[n][seat]
+    ):
+        bits |= played << played_shift | voids << voids_shift
+    passed = state.passed  # rotate the absolute-seat bitmask so that bit 0 is the observer
+    bits |= ((passed >> seat | passed << (n - seat)) & ((1 << n) - 1)) << _PASSED
+    if state.leaster:
+        role = ROLE_LEASTER
+    elif picker is None:
+        role = ROLE_UNDECIDED
+    else:
+        role = ROLE_PICKER if picker == seat else ROLE_DEFENDER
     bits |= (
         1 << (_PHASE + phase)
-        | 1 << (_ROLE + role_of(state, seat))
+        | 1 << (_ROLE + role)
         | 1 << (_NUM_PLAYERS + _PLAYER_COUNT_INDEX[n])
         | 1 << (_DEALER + (state.dealer - seat) % n)
     )
