@@ -17,6 +17,7 @@ See ``docs/training.md``.
 from __future__ import annotations
 
 import json
+import sys
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -27,10 +28,12 @@ from sb3_contrib import MaskablePPO
 
 from boon_env.selfplay import make_vec_env, parse_pool_weights
 from boon_env.training import (
+    ModelFileError,
     SelfPlayCallback,
     arg,
     behaviour_clone,
     imitation_data,
+    load_model,
     load_pool,
     parse_dataclass_args,
     pool_path,
@@ -105,6 +108,8 @@ def main(args: Args) -> Path:
     run_dir.mkdir(parents=True, exist_ok=True)
     (run_dir / "args.json").write_text(json.dumps(asdict(args), indent=2))
     parse_pool_weights(args.pool_weights)  # fail on a bad spec before starting workers
+    if args.resume and not Path(args.resume).is_file():
+        raise ModelFileError(f"no model file at {args.resume}")
     torch.set_num_threads(args.torch_threads)
     torch.manual_seed(args.seed)
     np.random.seed(args.seed)  # SB3 reads the global generator in places; the env never does
@@ -123,7 +128,11 @@ def main(args: Args) -> Path:
     # The agent: MaskablePPO with separate actor and critic MLPs, or a checkpoint resumed.
     snapshots = []
     if args.resume:
-        model = MaskablePPO.load(args.resume, env=envs, device="cpu")
+        try:
+            model = load_model(Path(args.resume), envs)
+        except ModelFileError:
+            envs.close()
+            raise
         snapshots = load_pool(pool_path(Path(args.resume)))
         model.tensorboard_log = str(run_dir)
     else:
@@ -230,4 +239,7 @@ def _flags(args: Args) -> list[str]:
 
 
 if __name__ == "__main__":
-    main(parse_dataclass_args(Args, description=__doc__.split("\n\n")[0]))
+    try:
+        main(parse_dataclass_args(Args, description=__doc__.split("\n\n")[0]))
+    except ModelFileError as error:  # a bad --resume file: one clear line, no traceback
+        sys.exit(f"train.py: error: {error}")

@@ -232,6 +232,26 @@ def format_row(row: dict[str, float]) -> str:
     return "  ".join(f"{label}={fmt.format(row[k])}" for k, label, fmt in keys if k in row)
 
 
+class ModelFileError(ValueError):
+    """A model file that is missing or cannot be loaded (the message names the path)."""
+
+
+def load_model(path: Path, env: Any) -> Any:
+    """Load a MaskablePPO checkpoint onto ``env``.
+
+    Raises:
+        ModelFileError: the file is missing or is not a loadable MaskablePPO model.
+    """
+    from sb3_contrib import MaskablePPO  # here: the env workers never need torch
+
+    if not path.is_file():
+        raise ModelFileError(f"no model file at {path}")
+    try:
+        return MaskablePPO.load(path, env=env, device="cpu")
+    except Exception as error:  # zip, pickle, torch and SB3 all raise their own kinds
+        raise ModelFileError(f"could not load a MaskablePPO model from {path}: {error}") from error
+
+
 def pool_path(model_path: Path) -> Path:
     """Where the opponent pool of a checkpoint is stored."""
     return model_path.with_name(model_path.stem + "_pool.pkl")

@@ -131,6 +131,25 @@ def test_missing_or_corrupt_model_is_a_clear_error(tmp_path: Path) -> None:
         make_agent(f"ppo:{corrupt}")
 
 
+@pytest.mark.parametrize("content", [None, b"not a zip file"])
+def test_resume_from_a_missing_or_corrupt_file_is_a_clear_error(
+    tmp_path: Path, content: bytes | None
+) -> None:
+    checkpoint = tmp_path / "broken.zip"
+    if content is not None:
+        checkpoint.write_bytes(content)
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "train.py"), *TINY, "--runs-dir", str(tmp_path / "runs"),
+         "--resume", str(checkpoint), "--arena-deals", "0"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )  # fmt: skip
+    assert result.returncode != 0
+    assert "train.py: error:" in result.stderr and "broken.zip" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
 def test_dataclass_flags() -> None:
     import dataclasses
 
