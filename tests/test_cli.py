@@ -109,3 +109,17 @@ def test_bench_runs_with_a_tiny_budget() -> None:
     result = _boon("bench", "--rounds", "50", "--env-rounds", "10", "--players", "3")
     assert result.returncode == 0, result.stderr
     assert "rounds/s" in result.stdout
+
+
+def test_a_closed_output_pipe_ends_quietly() -> None:
+    # As in `boon arena ... | head -1`: the reader is gone before the table is printed.
+    process = subprocess.Popen(
+        [*BOON, "arena", "--agents", "random", "random", "random", "--deals", "20"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    process.stdout.close()
+    _, stderr = process.communicate(timeout=120)
+    assert process.returncode == 0
+    assert "Traceback" not in stderr
