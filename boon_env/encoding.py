@@ -98,6 +98,7 @@ _TRICK_SHIFTS = {
     for n in PLAYER_COUNTS
 }
 _PAD = {n: [0.0] * (MAX_PLAYERS - n) for n in PLAYER_COUNTS}
+_PLAY = Phase.PLAY  # a global is cheaper to look up than an enum member
 
 
 def role_of(state: Round, seat: int) -> int:
@@ -139,7 +140,7 @@ def encode(state: Round, seat: int, victory_cards: list[int]) -> np.ndarray:
     )
     if picker is not None:
         bits |= 1 << (_PICKER + (picker - seat) % n)
-    if phase is Phase.PLAY:
+    if phase is _PLAY:
         bits |= 1 << (_LEADER + (leader - seat) % n)
 
     obs = np.empty(OBS_SIZE, dtype=np.float32)

@@ -45,6 +45,11 @@ class Phase(IntEnum):
     DONE = 3  # all tricks played; points are final
 
 
+# Module-level aliases: the hot paths compare phases at every action, and a global lookup is
+# several times cheaper than an attribute lookup on the enum class.
+_PICK, _DISCARD, _PLAY, _DONE = Phase.PICK, Phase.DISCARD, Phase.PLAY, Phase.DONE
+
+
 class Trick(NamedTuple):
     """A completed trick: who led, the cards in play order, who won it."""
 
@@ -191,7 +196,7 @@ class Round:
         self.config = config
         self.dealer = dealer
         self.deal = deal
-        self.phase = Phase.PICK
+        self.phase = _PICK
         first = (dealer + 1) % n
         self.current = first
         self.hands = list(deal.hands)
@@ -214,18 +219,18 @@ class Round:
     @property
     def is_over(self) -> bool:
         """Whether every trick has been played."""
-        return self.phase is Phase.DONE
+        return self.phase is _DONE
 
     def legal_mask(self) -> int:
         """Bitmask over the 34 actions of what the player to act may do (0 when over)."""
         phase = self.phase
-        if phase is Phase.PLAY:
+        if phase is _PLAY:
             hand = self.hands[self.current]
             # Follow the led suit if you can (gold is a suit like the others); else play anything.
             return (hand & self.led_mask) or hand
-        if phase is Phase.PICK:
+        if phase is _PICK:
             return _PICK_OR_PASS
-        if phase is Phase.DISCARD:
+        if phase is _DISCARD:
             # Any card of the enlarged hand may be buried, gold included.
             return self.hands[self.picker]
         return 0
@@ -237,7 +242,7 @@ class Round:
 
     def cards_to_discard(self) -> int:
         """How many cards the picker still has to bury (0 outside the discard phase)."""
-        if self.phase is not Phase.DISCARD:
+        if self.phase is not _DISCARD:
             return 0
         return self.config.boon_size - self.discards.bit_count()
 
@@ -254,9 +259,9 @@ class Round:
             raise ValueError(self._illegal_message(action))
         self.history.append(action)
         phase = self.phase
-        if phase is Phase.PLAY:
+        if phase is _PLAY:
             self._play(action)
-        elif phase is Phase.PICK:
+        elif phase is _PICK:
             self._pick_or_pass(action)
         else:
             self._discard(action)
@@ -267,7 +272,7 @@ class Round:
             # The picker takes the Boon into its hand and must bury as many cards.
             self.picker = seat
             self.hands[seat] |= self.boon
-            self.phase = Phase.DISCARD
+            self.phase = _DISCARD
             return
         self.passed |= 1 << seat
         if seat == self.dealer:
@@ -287,7 +292,7 @@ class Round:
     def _start_play(self) -> None:
         # The player left of the dealer leads the first trick, whoever picked.
         first = (self.dealer + 1) % self.config.num_players
-        self.phase = Phase.PLAY
+        self.phase = _PLAY
         self.current = self.leader = first
 
     def _play(self, card: int) -> None:
@@ -327,7 +332,7 @@ class Round:
         if self.hands[winner]:
             self.current = winner
             return
-        self.phase = Phase.DONE
+        self.phase = _DONE
         self.current = -1
         if self.picker is not None:
             # Buried cards count for the picker at the end of the round.
@@ -417,13 +422,13 @@ class Round:
         state.played = list(played)
         state.voids = list(voids) if voids is not None else [0] * n
         if picker is None and not state.leaster:
-            state.phase = Phase.PICK
+            state.phase = _PICK
             state.current = (dealer + 1 + passed.bit_count()) % n
         elif discarding:
-            state.phase = Phase.DISCARD
+            state.phase = _DISCARD
             state.current = picker
         else:
-            state.phase = Phase.PLAY
+            state.phase = _PLAY
             state.current = (leader + len(trick)) % n
         return state
 
