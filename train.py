@@ -89,7 +89,7 @@ class Args:
     pick_assist_decay: float = arg(
         0.4, "fraction of total_timesteps over which the assist share falls linearly"
     )
-    eval_every: int = arg(20, "quick duplicate evaluation every this many updates (0: never)")
+    eval_every: int = arg(20, "duplicate-arena evaluation every this many updates (0: never)")
     eval_deals: int = arg(200, "deals per quick evaluation")
     checkpoint_every: int = arg(20, "save a checkpoint every this many updates (0: never)")
     resume: str = arg("", "checkpoint .zip to continue training from (its pool too, if saved)")

@@ -83,8 +83,9 @@ class ArenaReport:
 
     def table(self) -> str:
         """The results as an aligned text table."""
+        width = max([28, *(len(r.agent) for r in self.results)])
         header = (
-            f"{'agent':<28} {'VC/round':>9} {'95% CI':>17} {'points':>7} {'pick':>6} "
+            f"{'agent':<{width}} {'VC/round':>9} {'95% CI':>17} {'points':>7} {'pick':>6} "
             f"{'pick ok':>8} {'leaster':>8} {'l. win':>7}"
         )
         lines = [
@@ -95,7 +96,7 @@ class ArenaReport:
         ]
         for r in self.results:
             lines.append(
-                f"{r.agent:<28} {r.mean_victory_cards:>+9.3f} "
+                f"{r.agent:<{width}} {r.mean_victory_cards:>+9.3f} "
                 f"{f'[{r.ci95[0]:+.3f}, {r.ci95[1]:+.3f}]':>17} {r.mean_points:>7.1f} "
                 f"{r.pick_rate:>6.1%} {_percent(r.picker_success_rate):>8} "
                 f"{r.leaster_rate:>8.1%} {_percent(r.leaster_win_rate):>7}"
@@ -171,16 +172,30 @@ def _progress_bar(total: int, enabled: bool) -> Any:
 
 
 def _play_chunk(task: tuple[list[str], int, int, int]) -> list[list[SeatRecord]]:
-    """Play deals ``first`` .. ``stop - 1``; one list of seat records per deal."""
     specs, seed, first, stop = task
-    n = len(specs)
-    agents = [make_agent(spec) for spec in specs]
+    return play_deals([make_agent(spec) for spec in specs], seed, first, stop)
+
+
+def play_deals(agents: Sequence[Any], seed: int, first: int, stop: int) -> list[list[SeatRecord]]:
+    """Play deals ``first`` .. ``stop - 1`` of the run seeded ``seed`` in every rotation of
+    ``agents``; one list of seat records per deal."""
+    n = len(agents)
     env = boon_v0.raw_env(num_players=n)
     config = env.config.game
     return [
         play_deal(env, agents, make_deal(config, seed, d), d % n, seed, d)
         for d in range(first, stop)
     ]
+
+
+def match(
+    agents: Sequence[Any], names: Sequence[str], deals: int, seed: int = 0
+) -> list[AgentResult]:
+    """The arena in this process for agent objects (e.g. a policy in training, which has no
+    spec): the same deals, rotations and statistics as :func:`run_arena`, pooled by name."""
+    if len(agents) != len(names) or len(agents) not in PLAYER_COUNTS:
+        raise ValueError(f"match needs 3, 4 or 5 agents with one name each, got {len(agents)}")
+    return summarize(names, play_deals(agents, seed, 0, deals))
 
 
 def make_deal(config: GameConfig, seed: int, index: int) -> Deal:

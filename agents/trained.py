@@ -8,6 +8,8 @@ from typing import Any
 
 import numpy as np
 
+from agents.view import legal_bits
+
 # The model ``boon play --opponents ppo`` and the bare ``ppo`` spec load.
 DEFAULT_MODEL = Path(__file__).parent / "models" / "boon_ppo_4p.zip"
 
@@ -49,6 +51,28 @@ class PPOAgent:
 
     def reset(self, seed: int | None = None) -> None:
         """Nothing to reset: the policy is deterministic and stateless."""
+
+
+class PolicyAgent:
+    """An in-memory policy snapshot (:class:`~boon_env.selfplay.NumpyPolicy`) as an agent:
+    greedy, or sampling from the masked policy with its own generator (seeded by ``reset``)."""
+
+    def __init__(self, policy: Any, deterministic: bool = True, name: str = "policy") -> None:
+        self.policy = policy
+        self.deterministic = deterministic
+        self.name = name
+        self._rng = np.random.default_rng()
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        """The greedy or a sampled legal action of the policy."""
+        if self.deterministic:
+            return self.policy.greedy(observation, action_mask)
+        return self.policy.act(observation, legal_bits(action_mask), self._rng)
+
+    def reset(self, seed: int | None = None) -> None:
+        """Reseed the sampling generator (``None`` keeps the current stream)."""
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
 
 
 @lru_cache(maxsize=8)

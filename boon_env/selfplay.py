@@ -11,7 +11,6 @@ and what tests and benchmarks import:
 | :class:`OpponentPool` | samples the other seats per round from snapshots, heuristic and random |
 | :class:`SelfPlayEnv` | a Gymnasium env: one round per episode, from one (random) learner seat |
 | :class:`BatchedSubprocVecEnv` | several envs per worker process, masks sent with each step |
-| :func:`duplicate_match` | a quick duplicate evaluation on the engine, for periodic logging |
 
 The env drives the rules engine (:class:`boon_env.rules.Round`) directly: it encodes an
 observation only when the learner or a snapshot opponent must decide, which is what makes
@@ -664,64 +663,3 @@ def make_vec_env(
     vec = BatchedSubprocVecEnv([factory(i) for i in range(num_envs)], num_workers)
     vec.seed(seed)
     return vec
-
-
-# ------------------------------------------------------------------------ evaluation
-@dataclass(frozen=True)
-class MatchResult:
-    """Mean Victory Cards per round of one player over a duplicate match, with its 95% CI."""
-
-    mean: float
-    ci95: float
-    rounds: int
-    pick_rate: float
-    leaster_rate: float
-
-
-def play_round(
-    config: GameConfig,
-    deal: Deal,
-    players: Sequence[Opponent],
-    rng: np.random.Generator,
-    dealer: int = 0,
-) -> Round:
-    """Play one round to the end with one :class:`Opponent` per seat."""
-    state = Round(config, deal, dealer)
-    vc = [config.starting_victory_cards] * config.num_players
-    while state.current >= 0:
-        seat = state.current
-        state.apply(players[seat].act(state, seat, vc, rng))
-    return state
-
-
-def duplicate_match(
-    player: Opponent,
-    opponent: Callable[[], Opponent],
-    num_players: int,
-    deals: int,
-    seed: int,
-) -> MatchResult:
-    """``player`` against ``num_players - 1`` copies of ``opponent()``: each deal is played once
-    with ``player`` in every seat (duplicate), and the per-deal means are averaged.
-
-    This is the quick engine-level evaluation logged during training; the arena
-    (``boon arena``) is the reference evaluation.
-    """
-    config = GameConfig(num_players=num_players)
-    rng = np.random.default_rng(seed)
-    vc = [config.starting_victory_cards] * num_players
-    per_deal, picks, leasters, rounds = [], 0, 0, 0
-    for _ in range(deals):
-        deal = Deal.random(config, rng)
-        total = 0.0
-        for seat in range(num_players):
-            players = [player if s == seat else opponent() for s in range(num_players)]
-            state = play_round(config, deal, players, rng)
-            total += settle(state, vc).payout[seat]
-            picks += state.picker is not None
-            leasters += state.leaster
-            rounds += 1
-        per_deal.append(total / num_players)
-    values = np.array(per_deal)
-    ci = 1.96 * values.std(ddof=1) / np.sqrt(len(values)) if len(values) > 1 else float("nan")
-    return MatchResult(float(values.mean()), float(ci), rounds, picks / rounds, leasters / rounds)

@@ -7,7 +7,7 @@ The callback does, once per PPO update (rollout):
   Cards, pick rate, Leaster rate, the learner's own pick rate, picker success;
 - every ``snapshot_every`` updates, freeze the current policy (:class:`NumpyPolicy`) into the
   opponent pool, keeping the last ``pool_size``;
-- every ``eval_every`` updates, play a quick duplicate match against the heuristic and a
+- every ``eval_every`` updates, play duplicate-arena matches against the heuristic and a
   table of policy copies (``eval/...``): the latter's Leaster rate is the collapse alarm;
 - every ``checkpoint_every`` updates, save the model and the pool next to it.
 """
@@ -26,13 +26,7 @@ from stable_baselines3.common.callbacks import BaseCallback
 
 from boon_env.encoding import action_mask, encode
 from boon_env.rules import Deal, GameConfig, Round, settle
-from boon_env.selfplay import (
-    NumpyPolicy,
-    PolicyOpponent,
-    RandomOpponent,
-    duplicate_match,
-    make_heuristic,
-)
+from boon_env.selfplay import NumpyPolicy, RandomOpponent, make_heuristic
 
 
 # ------------------------------------------------------------------------ flags from a dataclass
@@ -184,22 +178,28 @@ class SelfPlayCallback(BaseCallback):
         return row
 
     def evaluate(self) -> dict[str, float]:
-        """Quick duplicate matches of the current (deterministic) policy (``eval/...``)."""
+        """Duplicate-arena matches of the current policy (``eval/...``): its greedy play
+        against the heuristic and against random players, and a table of sampled copies of it,
+        whose Leaster rate is the all-pass collapse alarm."""
+        # Imported here: the agents package imports boon_env, so a top-level import is circular.
+        from agents.arena import match
+        from agents.heuristic import HeuristicAgent
+        from agents.random_agent import RandomAgent
+        from agents.trained import PolicyAgent
+
         policy = NumpyPolicy.from_sb3(self.model.policy)
-        greedy = PolicyOpponent(policy, deterministic=True)
         seed = self.seed + 7919 * self.updates
+        n = self.num_players
         out: dict[str, float] = {}
-        heuristic = make_heuristic()
-        for name, opponent in (("heuristic", lambda: heuristic), ("random", RandomOpponent)):
-            result = duplicate_match(greedy, opponent, self.num_players, self.eval_deals, seed)
-            out[f"eval/vc_vs_{name}"] = result.mean
-            out[f"eval/vc_vs_{name}_ci95"] = result.ci95
-        # A table of sampled copies of the policy: all-pass collapse shows up as Leasters here.
-        sampled = PolicyOpponent(policy)
-        table = duplicate_match(
-            sampled, lambda: sampled, self.num_players, max(self.eval_deals // 4, 10), seed + 1
-        )
-        out["eval/selfplay_pick_rate"] = table.pick_rate
+        for name, make in (("heuristic", HeuristicAgent), ("random", RandomAgent)):
+            agents = [PolicyAgent(policy), *(make() for _ in range(n - 1))]
+            learner = match(agents, ["learner", *[name] * (n - 1)], self.eval_deals, seed)[0]
+            out[f"eval/vc_vs_{name}"] = learner.mean_victory_cards
+            out[f"eval/vc_vs_{name}_ci95"] = (learner.ci95[1] - learner.ci95[0]) / 2
+        copies = [PolicyAgent(policy, deterministic=False) for _ in range(n)]
+        table = match(copies, ["self"] * n, max(self.eval_deals // 4, 10), seed + 1)[0]
+        # Pooled over the n seats: one seat in n picks in a picker round.
+        out["eval/selfplay_pick_rate"] = table.pick_rate * n
         out["eval/selfplay_leaster_rate"] = table.leaster_rate
         for key, value in out.items():
             self.logger.record(key, value)

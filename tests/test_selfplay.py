@@ -7,6 +7,11 @@ import itertools
 import numpy as np
 import pytest
 
+from agents.arena import match, run_arena
+from agents.heuristic import HeuristicAgent
+from agents.random_agent import RandomAgent
+from agents.trained import PolicyAgent
+from boon_env import boon_v0
 from boon_env.encoding import OBS_SIZE
 from boon_env.rules import PICK, GameConfig, settle
 from boon_env.selfplay import (
@@ -14,10 +19,7 @@ from boon_env.selfplay import (
     NumpyPolicy,
     OpponentPool,
     PolicyOpponent,
-    RandomOpponent,
     SelfPlayEnv,
-    duplicate_match,
-    make_heuristic,
     parse_pool_weights,
 )
 
@@ -226,14 +228,30 @@ def test_batched_vec_env_matches_in_process_envs() -> None:
         np.testing.assert_array_equal(a, b)
 
 
-def test_duplicate_match_is_fair_and_seeded() -> None:
-    heuristic = make_heuristic()
-    same = duplicate_match(heuristic, lambda: heuristic, 4, 20, seed=0)
-    assert same.mean == 0.0, "identical players tie exactly in duplicate"
-    vs_random = duplicate_match(heuristic, RandomOpponent, 4, 30, seed=1)
-    assert vs_random.mean > 0
-    assert vs_random == duplicate_match(heuristic, RandomOpponent, 4, 30, seed=1)
-    assert vs_random.rounds == 120
+def test_in_training_evaluation_is_the_arena() -> None:
+    # The callback's evaluation plays agent objects through agents.arena.match: the same deals,
+    # rotations and statistics as run_arena with the equivalent specs.
+    specs = ["heuristic", "random", "random", "random"]
+    agents = [HeuristicAgent(), RandomAgent(), RandomAgent(), RandomAgent()]
+    assert match(agents, specs, 15, seed=1) == run_arena(specs, deals=15, seed=1).results
+    identical = match([HeuristicAgent() for _ in range(4)], ["h"] * 4, 10, seed=0)[0]
+    assert identical.mean_victory_cards == 0.0, "pooled identical players net exactly zero"
+
+
+def test_policy_agent_plays_the_snapshot_legally() -> None:
+    policy = _tiny_policy(5)
+    greedy, sampled = PolicyAgent(policy), PolicyAgent(policy, deterministic=False)
+    env = boon_v0.raw_env(num_players=5)
+    for seed in range(5):
+        env.reset(seed=seed)
+        sampled.reset(seed=seed)
+        while not env.terminations[env.agent_selection]:
+            observed = env.observe(env.agent_selection)
+            obs, mask = observed["observation"], observed["action_mask"]
+            assert greedy.act(obs, mask) == policy.greedy(obs, mask)
+            action = sampled.act(obs, mask)
+            assert mask[action] == 1
+            env.step(action)
 
 
 def test_game_config_of_env() -> None:
