@@ -101,15 +101,6 @@ _PAD = {n: [0.0] * (MAX_PLAYERS - n) for n in PLAYER_COUNTS}
 _PLAY = Phase.PLAY  # a global is cheaper to look up than an enum member
 
 
-def role_of(state: Round, seat: int) -> int:
-    """The role of ``seat`` now (one of the ``ROLE_*`` constants)."""
-    if state.leaster:
-        return ROLE_LEASTER
-    if state.picker is None:
-        return ROLE_UNDECIDED
-    return ROLE_PICKER if state.picker == seat else ROLE_DEFENDER
-
-
 def encode(state: Round, seat: int, victory_cards: list[int]) -> np.ndarray:
     """The observation vector (float32, shape ``(OBS_SIZE,)``) of ``seat`` in ``state``."""
     n = state.config.num_players

@@ -168,21 +168,6 @@ class PolicyOpponent:
         return self.policy.act(obs, state.legal_mask(), rng, self.deterministic)
 
 
-@dataclass
-class AgentOpponent:
-    """Any :class:`agents.base.Agent` (e.g. the heuristic), fed observations like ``boon_v0``."""
-
-    agent: Any
-    name: str = "agent"
-
-    def act(
-        self, state: Round, seat: int, victory_cards: list[int], rng: np.random.Generator
-    ) -> int:
-        """The agent's action given the encoded observation and mask of ``seat``."""
-        obs = encode(state, seat, victory_cards)
-        return int(self.agent.act(obs, action_mask(state.legal_mask())))
-
-
 def make_heuristic(seed: int | None = None) -> Opponent:
     """The project's rule-based player (:mod:`agents.heuristic`) as an :class:`Opponent`.
 

@@ -35,15 +35,6 @@ def arg(default: Any, help: str) -> Any:
     return dataclasses.field(default=default, metadata={"help": help})
 
 
-def _parse_bool(text: str) -> bool:
-    lowered = text.lower()
-    if lowered in ("1", "true", "yes", "on"):
-        return True
-    if lowered in ("0", "false", "no", "off"):
-        return False
-    raise argparse.ArgumentTypeError(f"expected true or false, got {text!r}")
-
-
 def parse_dataclass_args(cls: type, argv: list[str] | None = None, description: str = "") -> Any:
     """Build ``cls`` from command-line flags: one ``--field-name`` per field, help from
     :func:`arg`. Booleans take ``--flag``/``--no-flag``; ``str | None`` fields take a string."""
@@ -66,11 +57,6 @@ def parse_dataclass_args(cls: type, argv: list[str] | None = None, description: 
 
 
 # -------------------------------------------------------------------------------- callback
-def ci95(values: np.ndarray) -> float:
-    """Half-width of the normal 95% confidence interval of the mean."""
-    return float(1.96 * values.std(ddof=1) / np.sqrt(len(values))) if len(values) > 1 else 0.0
-
-
 class SelfPlayCallback(BaseCallback):
     """Round statistics, the snapshot pool, quick evaluations and checkpoints (module doc)."""
 
