@@ -6,7 +6,7 @@ import re
 
 import numpy as np
 import pytest
-from conftest import cards, make_round, play
+from conftest import LEASTER_BOON, LEASTER_HANDS, cards, make_round, play
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -37,13 +37,6 @@ from boon_env.rules import (
 )
 
 FOUR = GameConfig(num_players=4)
-LEASTER_HANDS = (
-    "green 1, green 3, green 4, green 5, gold 1, gold 2, gold 3",
-    "green 2, red 1, red 3, red 4, blue 4, gold 4, gold 5",
-    "blue 1, red 2, red 5, red 6, blue 5, blue 6, gold 6",
-    "blue 2, blue 3, gold 10, gold 11, gold 12, gold 13, gold 14",
-)
-LEASTER_BOON = "green 6, gold 7, gold 8, gold 9"
 
 
 def one_hot(size: int, index: int | None) -> list[float]:

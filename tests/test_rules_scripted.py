@@ -9,6 +9,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from conftest import (
+    LEASTER_BOON,
+    LEASTER_HANDS,
     action,
     actions,
     cards,
@@ -35,15 +37,6 @@ from boon_env.rules import (
 
 FOUR = GameConfig(num_players=4)
 
-# Seat 3 holds the five top golds; seat 0 the low greens and golds; a Leaster on this deal
-# lets two players take one pointless trick each.
-LEASTER_HANDS = (
-    "green 1, green 3, green 4, green 5, gold 1, gold 2, gold 3",
-    "green 2, red 1, red 3, red 4, blue 4, gold 4, gold 5",
-    "blue 1, red 2, red 5, red 6, blue 5, blue 6, gold 6",
-    "blue 2, blue 3, gold 10, gold 11, gold 12, gold 13, gold 14",
-)
-LEASTER_BOON = "green 6, gold 7, gold 8, gold 9"  # 17 points
 
 # Seat 0 holds gold 8-14 and wins every trick it leads.
 SWEEP_HANDS = (
