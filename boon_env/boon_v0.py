@@ -142,11 +142,11 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             raise ValueError(
                 f"options['dealer'] must be a seat 0-{game_config.num_players - 1}, got {dealer!r}"
             )
+        # Check a given deal before reseeding, so that a bad one leaves the env as it was.
+        deal = _deal_from_option(game_config, options["deal"]) if "deal" in options else None
         if seed is not None:
             self._rng = np.random.default_rng(seed)
-        if "deal" in options:
-            deal = _deal_from_option(game_config, options["deal"])
-        else:
+        if deal is None:
             deal = Deal.random(game_config, self._rng)
         self.game = Game(game_config, deal, dealer)
         self.agents = list(self.possible_agents)

@@ -36,3 +36,16 @@ def test_three_players_cannot_be_dealt_the_removed_cards():
     hands = tuple(mask_of(range(9 * i, 9 * (i + 1))) for i in range(3))  # holds green 1, red 1
     with pytest.raises(ValueError, match="outside the 3-player deck"):
         Round(three, Deal(hands, mask_of(range(27, 30))))
+
+
+def test_a_rejected_deal_leaves_the_env_generator_alone():
+    from boon_env import boon_v0
+
+    reference, env = boon_v0.raw_env(), boon_v0.raw_env()
+    reference.reset(seed=1)
+    env.reset(seed=1)
+    with pytest.raises(ValueError, match="hand"):
+        env.reset(seed=99, options={"deal": {"hands": [[0]], "boon": []}})
+    reference.reset()
+    env.reset()
+    assert reference.game.round.deal == env.game.round.deal
