@@ -1,0 +1,62 @@
+"""Helpers of the BOYN tests: deals and moves written in card names, and the card census."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from boon_env.boyn.cards import COPIES, NUM_KINDS, count_of, hand_of, parse_cards
+from boon_env.boyn.rules import BoynConfig, Deal, Round, action_name, parse_action
+
+
+def cards(names: str) -> int:
+    """The multiset (hand) of ``"4 of spades, jack of clubs"``."""
+    return hand_of(parse_cards(names))
+
+
+def make_deal(config: BoynConfig, hands: Sequence[str], stock: str = "") -> Deal:
+    """A deal with the given hands (seven card names each) and a stock that starts with the
+    named cards, top first (the first is the starter), then every card left, ascending."""
+    dealt = [parse_cards(hand) for hand in hands]
+    top = parse_cards(stock)
+    left = [COPIES] * NUM_KINDS
+    for kind in [*top, *(kind for hand in dealt for kind in hand)]:
+        left[kind] -= 1
+    rest = [kind for kind in range(NUM_KINDS) for _ in range(left[kind])]
+    return Deal.from_cards(config, dealt, top + rest)
+
+
+def start(
+    hands: Sequence[str], stock: str = "", dealer: int | None = None, seed: int = 0, **rules: Any
+) -> Round:
+    """A round of the deal in card names; the last seat deals unless ``dealer`` says, so that
+    seat 0 plays first."""
+    config = BoynConfig(num_players=len(hands), **rules)
+    seat = len(hands) - 1 if dealer is None else dealer
+    return Round(config, make_deal(config, hands, stock), seat, np.random.default_rng(seed))
+
+
+def play(state: Round, moves: str) -> Round:
+    """Apply the comma-separated moves (``"4 of spades, jack of clubs naming hearts"``)."""
+    for move in moves.split(","):
+        if move.strip():
+            state.apply(parse_action(move))
+    return state
+
+
+def legal_names(state: Round) -> list[str]:
+    """The names of the legal actions, in id order."""
+    return [action_name(action) for action in state.legal_actions()]
+
+
+def assert_all_cards_present(state: Round) -> None:
+    """Every kind is there exactly twice across the hands, the stock and the discard pile."""
+    counts = [0] * NUM_KINDS
+    for kind in state.stock:
+        counts[kind] += 1
+    for held in [*state.hands, state.discards]:
+        for kind in range(NUM_KINDS):
+            counts[kind] += count_of(held, kind)
+    assert counts == [COPIES] * NUM_KINDS, f"card counts off: {counts} in {state!r}"
