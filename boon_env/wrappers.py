@@ -10,7 +10,9 @@ attributes straight from the unwrapped environment.
 from __future__ import annotations
 
 import operator
+from typing import Any
 
+from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
@@ -56,11 +58,22 @@ class TerminateIllegalWrapper(_DirectAttributes, wrappers.TerminateIllegalWrappe
 
 
 class AssertOutOfBoundsWrapper(_DirectAttributes, wrappers.AssertOutOfBoundsWrapper):
-    """PettingZoo's ``AssertOutOfBoundsWrapper`` with direct attribute access."""
+    """PettingZoo's ``AssertOutOfBoundsWrapper`` with direct attribute access, and a plain
+    range check for a Python ``int`` on a ``Discrete`` action space (gymnasium's
+    ``Space.contains`` costs as much as a whole step of a game's rules)."""
 
     def __init__(self, env: AECEnv) -> None:
         self._bind_base(env)
         super().__init__(env)
+
+    def step(self, action: Any) -> None:
+        """Assert that ``action`` is in the acting agent's action space, then step."""
+        space = self._base.action_space(self._base.agent_selection)
+        if type(action) is int and type(space) is spaces.Discrete:
+            assert space.start <= action < space.start + space.n, "action is not in action space"
+            self.env.step(action)
+            return
+        super().step(action)
 
 
 class OrderEnforcingWrapper(_DirectAttributes, wrappers.OrderEnforcingWrapper):

@@ -97,6 +97,16 @@ class CardGameEnv(AECEnv):
         """The table as text."""
         raise NotImplementedError
 
+    def _round_truncated(self, result: Any) -> bool:
+        """Whether the round just scored was cut short, which ends a ``"round"`` episode as a
+        truncation (a game whose rounds have no turn limit keeps the default)."""
+        return False
+
+    def _ended_while_dealt(self) -> Any:
+        """The result of the current round if it ended before its first decision (a BOYN
+        round can, when forced passes reach ``max_turns``); ``None`` while it awaits one."""
+        return None
+
     # -------------------------------------------------------------------------- spaces
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -120,7 +130,13 @@ class CardGameEnv(AECEnv):
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {agent: {} for agent in self.agents}
-        self.agent_selection = self.possible_agents[game.round.current]
+        ended = self._ended_while_dealt()
+        if ended is None:
+            self.agent_selection = self.possible_agents[game.round.current]
+            return
+        self.agent_selection = self.possible_agents[0]
+        self._score_round(ended)
+        self._accumulate_rewards()
 
     # ---------------------------------------------------------------------------- step
     def step(self, action: int) -> None:
@@ -160,9 +176,19 @@ class CardGameEnv(AECEnv):
             self.infos[agent] = dict(info)
         if not ended:
             game.next_round(self._random_deal())
-            self.agent_selection = self.possible_agents[game.round.current]
+            started = self._ended_while_dealt()
+            if started is None:
+                self.agent_selection = self.possible_agents[game.round.current]
+                return
+            # The new round ended too: its rewards add to this one's.
+            rewards = self.rewards
+            self._score_round(started)
+            self.rewards = {agent: rewards[agent] + self.rewards[agent] for agent in rewards}
             return
-        truncated = self.config.episode == "game" and game.is_truncated
+        if self.config.episode == "game":
+            truncated = game.is_truncated
+        else:
+            truncated = self._round_truncated(result)
         self.terminations = dict.fromkeys(self.agents, not truncated)
         self.truncations = dict.fromkeys(self.agents, truncated)
         self.agent_selection = self._next_agent_after(self.agent_selection)
