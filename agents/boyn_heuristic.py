@@ -36,7 +36,15 @@ from boon_env.boyn.cards import (
     WILDS,
     points_by_kind,
 )
-from boon_env.boyn.rules import ACTION_KIND, ACTION_NAMED_SUIT, ACTION_SWAP, Round, actions_of
+from boon_env.boyn.encoding import LAYOUT, RUN_SCALE, SIZE_SCALE
+from boon_env.boyn.rules import (
+    ACTION_KIND,
+    ACTION_NAMED_SUIT,
+    ACTION_SWAP,
+    PLAYER_COUNTS,
+    Round,
+    actions_of,
+)
 
 _POINTS = points_by_kind(25)
 
@@ -96,6 +104,20 @@ class BoynView:
             run=state.run,
             direction=state.direction,
             hand_sizes=tuple(sizes[(seat + r) % n] for r in range(n)),
+        )
+
+    @classmethod
+    def from_observation(cls, observation: np.ndarray) -> BoynView:
+        """The view of the observing seat, decoded from its ``boyn_v0`` observation vector."""
+        pieces = LAYOUT.decode(observation)
+        n = PLAYER_COUNTS[int(np.argmax(pieces["num_players"]))]
+        return cls(
+            hand=tuple(pieces["hand"].sum(axis=0).astype(int).tolist()),
+            active_suit=int(np.argmax(pieces["active_suit"])),
+            active_rank=int(np.argmax(pieces["active_rank"])) + 1,
+            run=round(float(pieces["run"][0]) * RUN_SCALE),
+            direction=1 if pieces["clockwise"][0] else -1,
+            hand_sizes=tuple(np.rint(pieces["hand_sizes"][:n] * SIZE_SCALE).astype(int).tolist()),
         )
 
     @property

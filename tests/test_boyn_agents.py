@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from boyn_support import play, start
 
-from agents.boyn_heuristic import BoynHeuristicParams, BoynView, choose
+from agents.boyn_heuristic import BoynHeuristicAgent, BoynHeuristicParams, BoynView, choose
+from boon_env import boyn_v0
 from boon_env.boyn.cards import HEARTS, NUM_KINDS, parse_cards
 from boon_env.boyn.rules import action_name, parse_action
 
@@ -103,3 +104,24 @@ def test_the_view_of_a_round_holds_what_the_seat_knows() -> None:
     assert seen.hand_sizes == (7, 6, 7, 7)  # me, then the seats on my left
     assert (seen.active_suit, seen.active_rank, seen.direction) == (HEARTS, 12, 1)
     assert sum(seen.hand) == 7 and seen.hand[parse_cards("6 of hearts")[0]] == 1
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_the_view_decoded_from_an_observation_is_the_view_of_the_round(players: int) -> None:
+    env = boyn_v0.raw_env(num_players=players)
+    env.reset(seed=players)
+    agent = BoynHeuristicAgent()
+    decisions = 0
+    for name in env.agent_iter():
+        obs, _reward, termination, truncation, _info = env.last()
+        if termination or truncation:
+            env.step(None)
+            continue
+        seat = int(name.split("_")[1])
+        view = BoynView.from_observation(obs["observation"])
+        assert view == BoynView.from_round(env.game.round, seat)
+        move = agent.act(obs["observation"], obs["action_mask"])
+        assert move == choose(view, env.game.round.legal_mask(), PARAMS)
+        env.step(move)
+        decisions += 1
+    assert decisions > players

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from boon_env.core.bits import bits_of
+
 NUM_KINDS = 52
 COPIES = 2
 NUM_CARDS = NUM_KINDS * COPIES  # 104
@@ -136,7 +138,7 @@ def count_of(hand: int, kind: int) -> int:
 
 def kinds_of(hand: int) -> list[int]:
     """The kind ids of a hand, ascending, each as often as it is held."""
-    return sorted(kind for kind in range(NUM_KINDS) for _ in range(count_of(hand, kind)))
+    return sorted(bits_of(hand & KINDS) + bits_of(hand >> NUM_KINDS))
 
 
 def names_of(hand: int) -> list[str]:

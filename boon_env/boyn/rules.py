@@ -53,6 +53,7 @@ from boon_env.boyn.cards import (
     points_of,
     remove_card,
 )
+from boon_env.core.bits import bits_of
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 PLAYER_COUNTS = tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1))
@@ -125,12 +126,7 @@ _QUEEN_SWAPS = {
 
 def actions_of(legal_mask: int) -> list[int]:
     """The action ids of a legal-action bitmask, ascending."""
-    actions = []
-    while legal_mask:
-        low = legal_mask & -legal_mask
-        actions.append(low.bit_length() - 1)
-        legal_mask ^= low
-    return actions
+    return list(bits_of(legal_mask))
 
 
 def action_name(action: int) -> str:
@@ -212,6 +208,9 @@ class BoynConfig:
 
 # ----------------------------------------------------------------------------- deal
 
+_TWO_DECKS = np.repeat(np.arange(NUM_KINDS), COPIES)  # every kind twice, ascending
+_EVERY_CARD = _TWO_DECKS.tolist()
+
 
 @dataclass(frozen=True)
 class Deal:
@@ -257,10 +256,22 @@ class Deal:
                 )
         return cls(hands=tuple(kept[:-1]), stock=kept[-1])
 
+    def fits(self, config: BoynConfig) -> bool:
+        """Whether the deal has ``config``'s hand and stock sizes and every kind exactly twice,
+        as Python ints (a quick check; :meth:`from_cards` says what is wrong)."""
+        hands, stock = self.hands, self.stock
+        if len(hands) != config.num_players or len(stock) != config.stock_size:
+            return False
+        if any(len(hand) != HAND_SIZE for hand in hands):
+            return False
+        cards = [card for hand in hands for card in hand]
+        cards += stock
+        return all(type(card) is int for card in cards) and sorted(cards) == _EVERY_CARD
+
     @classmethod
     def random(cls, config: BoynConfig, rng: np.random.Generator) -> Deal:
         """Shuffle the two decks with ``rng``, deal seven cards to each seat, stock the rest."""
-        order = rng.permutation(np.repeat(np.arange(NUM_KINDS), COPIES)).tolist()
+        order = rng.permutation(_TWO_DECKS).tolist()
         dealt = HAND_SIZE * config.num_players
         hands = tuple(
             tuple(order[i * HAND_SIZE : (i + 1) * HAND_SIZE]) for i in range(config.num_players)
@@ -305,6 +316,7 @@ class Round:
     """
 
     __slots__ = (
+        "_legal",
         "active_rank",
         "active_suit",
         "config",
@@ -339,7 +351,9 @@ class Round:
         n = config.num_players
         if type(dealer) is not int or not 0 <= dealer < n:
             raise ValueError(f"dealer must be a seat 0-{n - 1}, got {dealer!r}")
-        Deal.from_cards(config, deal.hands, deal.stock)  # checks the sizes and the kinds
+        if not deal.fits(config):
+            # Name what is wrong, or accept a deal of numpy integers as Python ints.
+            deal = Deal.from_cards(config, deal.hands, deal.stock)
         self.config = config
         self.dealer = dealer
         self.deal = deal
@@ -360,6 +374,7 @@ class Round:
         self.history: list[int] = []
         self.log: list[Event] = []
         self.current = -1
+        self._legal = 0
         self._take_turn((dealer + 1) % n)  # the player left of the dealer plays first
 
     # ----------------------------------------------------------------------------- queries
@@ -374,9 +389,11 @@ class Round:
 
     def legal_mask(self) -> int:
         """Bitmask over the 88 actions of what the player to act may do (0 when over)."""
-        if self.current < 0:
-            return 0
-        hand = self.hands[self.current]
+        return self._legal
+
+    def _legal_mask_of(self, seat: int) -> int:
+        """What ``seat`` may play now (computed once per decision, when it comes)."""
+        hand = self.hands[seat]
         playable = hand & self.playable_kinds()
         legal = playable & ~JACKS  # a Jack always names a suit
         jacks = playable & JACKS
@@ -475,6 +492,7 @@ class Round:
                 return
             seat = self._left_of(seat)
         self.current = seat
+        self._legal = self._legal_mask_of(seat)
 
     def _draw_to_play(self, seat: int) -> bool:
         """Draw for want of a playable card (``draw_rule``); whether a playable card came.
@@ -515,11 +533,13 @@ class Round:
         points = self.config.points
         self.points = [points_of(hand, points) for hand in self.hands]
         self.current = -1
+        self._legal = 0
 
     def _truncate(self) -> None:
         # A truncated round adds no points.
         self.truncated = True
         self.current = -1
+        self._legal = 0
 
     # ----------------------------------------------------------------------------- drawing
     def _draw(self, seat: int, count: int) -> None:

@@ -1,0 +1,213 @@
+"""# BOYN ("Booger On Your Neighbor")
+
+| | |
+| --- | --- |
+| Import | `from boon_env import boyn_v0` |
+| Actions | Discrete |
+| Parallel API | No |
+| Manual control | `boon play --game boyn` |
+| Agents | `agents = ['player_0', ..., 'player_{n-1}']` (2 to 6) |
+| Action shape | (1,) |
+| Action values | Discrete(88) |
+| Observation shape | Dict: `observation` (251,) float32, `action_mask` (88,) int8 |
+
+BOYN is a house variant of Crazy Eights and Uno on two standard decks: follow the active card's
+suit or rank and be the first to shed every card. Aces reverse the direction of play, 2s make
+the next player draw (2 per 2 of a run of 2s) and lose its turn, red 3s play on anything and
+make the next player draw 5, 7s skip the next player, Jacks are wild and name a suit, and a
+Queen may swap its player's hand with anyone's. The others score the cards they hold; the game
+ends when a total reaches `game_limit`. The full rules are in `docs/boyn.md`.
+
+```python
+>>> from boon_env import boyn_v0
+>>> env = boyn_v0.env(num_players=4)
+>>> env.reset(seed=42, options={"dealer": 3})
+>>> env.agent_selection  # the player left of the dealer plays first
+'player_0'
+>>> obs, reward, terminated, truncated, info = env.last()
+>>> obs["observation"].shape, obs["action_mask"].shape
+((251,), (88,))
+
+```
+
+## Configuration
+
+`boyn_v0.env(num_players=4, episode="round", draw_rule="until_playable", red_three_points=25,
+game_limit=250, max_turns=1000, render_mode=None)`. `episode="round"` ends every agent's
+episode after one round; `episode="game"` plays rounds (the deal passing left) until a total
+reaches `game_limit` (termination) or a round is truncated at `max_turns` (truncation).
+`draw_rule="one"` draws a single card for want of a playable one instead of drawing until one
+comes.
+
+## Observation Space
+
+`observation` is the vector of `boon_env.boyn.encoding.LAYOUT` (table in `docs/boyn.md`), seen
+from the observing seat, seats relative (0 = me, 1 = my left, ...): my hand and the discard
+pile as counts per card kind, the active card's rank and suit, the 2-run, the direction, every
+seat's hand size, the stock's size, the totals, the table size and the dealer.
+`boon_env.boyn.encoding.LAYOUT.decode` splits it back into named pieces.
+
+## Legal Actions Mask
+
+`action_mask[a] == 1` when action `a` is legal for the agent to act; all zeros for every other
+agent and once the episode is over. Whenever an agent acts, at least one action is legal: a
+player with no playable card draws (and passes) inside the environment.
+
+## Action Space
+
+A card's kind is `suit * 13 + rank - 1` (clubs 0, diamonds 1, hearts 2, spades 3; ace 1 ..
+king 13); the two decks' copies share it.
+
+| action | meaning |
+| --- | --- |
+| 0-51 | play a card of that kind (a Queen plainly; Jack ids are never legal) |
+| 52-67 | `52 + 4 * j + s`: play the Jack of suit `j`, naming suit `s` |
+| 68-87 | `68 + 5 * q + r - 1`: play the Queen of suit `q` and swap hands with the seat `r` places to the left |
+
+## Rewards
+
+When a round ends each agent receives minus the points it adds to its total (0 for the player
+who went out, 0 for everyone in a truncated round); every other step rewards 0. The round's
+record is in every agent's `info["round"]` (and at the end of a game `info["game"]`).
+
+## Version History
+
+* v0: initial release.
+"""  # noqa: E501 - a table row per action reads better than wrapped rows
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+import numpy as np
+
+from boon_env.boyn.encoding import OBS_SIZE, encode
+from boon_env.boyn.render import render_table
+from boon_env.boyn.rules import NUM_ACTIONS, BoynConfig, Deal, Game, RoundResult
+from boon_env.core.env import CardGameEnv, check_episode_and_render_mode, wrap
+
+__all__ = ["BoynEnvConfig", "env", "raw_env"]
+
+
+@dataclass(frozen=True)
+class BoynEnvConfig:
+    """Everything ``boyn_v0.env(**config)`` accepts.
+
+    Attributes:
+        num_players: 2 to 6.
+        episode: ``"round"`` (one round per episode) or ``"game"`` (rounds until a total
+            reaches ``game_limit``, or a round is truncated).
+        draw_rule: ``"until_playable"`` or ``"one"``.
+        red_three_points: what a red 3 left in hand counts.
+        game_limit: the total that ends the game.
+        max_turns: turns after which a round is truncated.
+        render_mode: ``None``, ``"ansi"`` (``render()`` returns text) or ``"human"`` (prints).
+        rules: the rules part (:class:`~boon_env.boyn.rules.BoynConfig`), derived from the above.
+    """
+
+    num_players: int = 4
+    episode: str = "round"
+    draw_rule: str = "until_playable"
+    red_three_points: int = 25
+    game_limit: int = 250
+    max_turns: int = 1000
+    render_mode: str | None = None
+    rules: BoynConfig = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        check_episode_and_render_mode(self.episode, self.render_mode)
+        rules = BoynConfig(
+            num_players=self.num_players,
+            draw_rule=self.draw_rule,
+            red_three_points=self.red_three_points,
+            game_limit=self.game_limit,
+            max_turns=self.max_turns,
+        )
+        object.__setattr__(self, "rules", rules)
+
+
+def env(**config: Any) -> raw_env:
+    """The BOYN environment with PettingZoo's standard classic-game wrappers (illegal-move
+    termination with reward -1, action bounds, call order)."""
+    return wrap(raw_env(**config))
+
+
+class raw_env(CardGameEnv):  # noqa: N801 - PettingZoo's naming convention
+    """Turn bookkeeping over :mod:`boon_env.boyn.rules`; see the module docstring."""
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["ansi", "human"],
+        "name": "boyn_v0",
+        "is_parallelizable": False,
+    }
+    action_meaning = "0-51 a card kind, 52-67 a Jack naming a suit, 68-87 a Queen's swap"
+
+    def __init__(self, **config: Any) -> None:
+        super().__init__(BoynEnvConfig(**config), OBS_SIZE, NUM_ACTIONS)
+        self.game: Game | None = None
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Deal the first round and run the forced draws up to the first decision.
+
+        ``options``: ``{"dealer": seat, "deal": {"hands": [[kind ids], ...], "stock": [kind ids,
+        top first]}}``, any subset (other keys are ignored); without a dealer the first dealer
+        is drawn from the env's generator.
+        """
+        options = dict(options or {})
+        rules = self.config.rules
+        n = rules.num_players
+        dealer = options.get("dealer")
+        if dealer is not None and (type(dealer) is not int or not 0 <= dealer < n):
+            raise ValueError(f"options['dealer'] must be a seat 0-{n - 1}, got {dealer!r}")
+        # Check a given deal before reseeding, so that a bad one leaves the env as it was.
+        deal = _deal_from_option(rules, options["deal"]) if "deal" in options else None
+        self._reseed(seed)
+        if dealer is None:
+            dealer = int(self._rng.integers(n))
+        if deal is None:
+            deal = Deal.random(rules, self._rng)
+        self._start_game(Game(rules, deal, dealer, self._rng))
+
+    def _encode(self, seat: int) -> np.ndarray:
+        return encode(self.game.round, seat, self.game.totals)
+
+    def _random_deal(self) -> Deal:
+        return Deal.random(self.config.rules, self._rng)
+
+    def _round_rewards(self, result: RoundResult) -> list[int]:
+        return [-points for points in result.points]
+
+    def _round_info(self, result: RoundResult) -> dict[str, Any]:
+        return round_info(result)
+
+    def _render_text(self) -> str:
+        return render_table(self.game.round, self.game.totals)
+
+    def _round_truncated(self, result: RoundResult) -> bool:
+        return result.out < 0
+
+    def _ended_while_dealt(self) -> RoundResult | None:
+        game = self.game
+        return game.results[-1] if game.round.is_over else None
+
+
+def round_info(result: RoundResult) -> dict[str, Any]:
+    """The public record of a finished round (the ``info["round"]`` contract)."""
+    return {
+        "out": result.out,
+        "points": list(result.points),
+        "totals": list(result.totals),
+        "turns": result.turns,
+        "reshuffles": result.reshuffles,
+        "dealer": result.dealer,
+    }
+
+
+def _deal_from_option(rules: BoynConfig, deal: Any) -> Deal:
+    if not isinstance(deal, dict) or set(deal) != {"hands", "stock"}:
+        raise ValueError(
+            "options['deal'] must be a dict with exactly the keys 'hands' and 'stock', "
+            f"got {deal!r}"
+        )
+    return Deal.from_cards(rules, deal["hands"], deal["stock"])
