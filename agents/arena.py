@@ -27,7 +27,7 @@ import json
 import multiprocessing
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, NamedTuple, TextIO
@@ -35,7 +35,8 @@ from typing import Any, NamedTuple, TextIO
 import numpy as np
 
 from agents.specs import make_agent
-from boon_env import boon_v0
+from boon_env import boon_v0, boyn_v0
+from boon_env.boyn import rules as boyn_rules
 from boon_env.rules import PLAYER_COUNTS, Deal, GameConfig, cards_of, picker_won
 
 _Z95 = 1.96
@@ -61,7 +62,8 @@ class PlayedRound(NamedTuple):
     slots: list[int]  # slots[seat]: the index in the spec list of the agent at that seat
     deal: dict[str, list]  # {"hands": [[ids], ...], "boon": [ids]}
     actions: list[int]  # every action of the round, in order
-    info: dict[str, Any]  # boon_v0's info["round"]
+    info: dict[str, Any]  # the env's info["round"]
+    reset_seed: int | None = None  # BOYN: the seed of the env's reshuffles (None for Boon)
 
     def records(self) -> list[SeatRecord]:
         """One :class:`SeatRecord` per seat."""
@@ -88,7 +90,7 @@ class PlayedRound(NamedTuple):
             "deal": self.deal,
             "actions": self.actions,
             "round": self.info,
-        }
+        } | ({} if self.reset_seed is None else {"reset_seed": self.reset_seed})
 
 
 @dataclass(frozen=True)
@@ -104,6 +106,55 @@ class AgentResult:
     leaster_rate: float
     leaster_win_rate: float | None  # None when it never played a Leaster
 
+    @staticmethod
+    def header(width: int) -> str:
+        """The column titles of :meth:`row`."""
+        return (
+            f"{'agent':<{width}} {'VC/round':>9} {'95% CI':>17} {'points':>7} {'pick':>6} "
+            f"{'pick ok':>8} {'leaster':>8} {'l. win':>7}"
+        )
+
+    def row(self, width: int) -> str:
+        """The agent's line of the text table."""
+        return (
+            f"{self.agent:<{width}} {self.mean_victory_cards:>+9.3f} "
+            f"{_interval(self.ci95):>17} {self.mean_points:>7.1f} "
+            f"{self.pick_rate:>6.1%} {_percent(self.picker_success_rate):>8} "
+            f"{self.leaster_rate:>8.1%} {_percent(self.leaster_win_rate):>7}"
+        )
+
+
+@dataclass(frozen=True)
+class BoynAgentResult:
+    """The arena's figures for one agent spec at BOYN (the JSON ``results`` entries).
+
+    A round's **margin** for a seat is the mean of the points the other seats added minus the
+    points it added: positive when it did better than the table. BOYN is not zero-sum, so the
+    margin, not the points alone, says who plays better than whom.
+    """
+
+    agent: str
+    mean_margin: float
+    ci95: tuple[float, float]
+    mean_points: float  # points added to its total per round
+    out_rate: float  # share of its rounds in which it went out
+    truncated_rate: float  # share of its rounds cut short at max_turns
+
+    @staticmethod
+    def header(width: int) -> str:
+        """The column titles of :meth:`row`."""
+        return (
+            f"{'agent':<{width}} {'margin':>9} {'95% CI':>17} {'points':>7} {'out':>6} "
+            f"{'trunc.':>7}"
+        )
+
+    def row(self, width: int) -> str:
+        """The agent's line of the text table."""
+        return (
+            f"{self.agent:<{width}} {self.mean_margin:>+9.2f} {_interval(self.ci95, 2):>17} "
+            f"{self.mean_points:>7.1f} {self.out_rate:>6.1%} {self.truncated_rate:>7.1%}"
+        )
+
 
 @dataclass(frozen=True)
 class ArenaReport:
@@ -112,7 +163,7 @@ class ArenaReport:
     num_players: int
     deals: int
     rounds_per_second: float
-    results: list[AgentResult]
+    results: list[AgentResult] | list[BoynAgentResult]
 
     def to_json(self) -> dict[str, Any]:
         """The ``--json`` object (see ``docs/cli.md``)."""
@@ -122,30 +173,21 @@ class ArenaReport:
             # The contract's rates are numbers: 0.0 when there was nothing to rate (the agent
             # never picked, or never played a Leaster); the text table shows "-" instead.
             for key in ("picker_success_rate", "leaster_win_rate"):
-                if result[key] is None:
+                if result.get(key, 0.0) is None:
                     result[key] = 0.0
         return report
 
     def table(self) -> str:
         """The results as an aligned text table."""
         width = max([28, *(len(r.agent) for r in self.results)])
-        header = (
-            f"{'agent':<{width}} {'VC/round':>9} {'95% CI':>17} {'points':>7} {'pick':>6} "
-            f"{'pick ok':>8} {'leaster':>8} {'l. win':>7}"
-        )
+        header = type(self.results[0]).header(width)
         lines = [
             f"{self.num_players} players, {self.deals} deals x {self.num_players} rotations, "
             f"{self.rounds_per_second:,.0f} rounds/s",
             header,
             "-" * len(header),
         ]
-        for r in self.results:
-            lines.append(
-                f"{r.agent:<{width}} {r.mean_victory_cards:>+9.3f} "
-                f"{f'[{r.ci95[0]:+.3f}, {r.ci95[1]:+.3f}]':>17} {r.mean_points:>7.1f} "
-                f"{r.pick_rate:>6.1%} {_percent(r.picker_success_rate):>8} "
-                f"{r.leaster_rate:>8.1%} {_percent(r.leaster_win_rate):>7}"
-            )
+        lines += [r.row(width) for r in self.results]
         return "\n".join(lines)
 
 
@@ -156,29 +198,34 @@ def run_arena(
     workers: int = 1,
     progress: bool = False,
     save: str | Path | None = None,
+    game: str = "boon",
 ) -> ArenaReport:
-    """Play ``deals`` deals, each in every rotation of ``specs`` (one spec per seat).
+    """Play ``deals`` deals of ``game`` (``"boon"`` or ``"boyn"``), each in every rotation of
+    ``specs`` (one spec per seat).
 
     With ``save``, every round played is written to that file as one JSON line
     (:meth:`PlayedRound.to_json`), deal by deal.
 
     Raises:
-        ValueError: a bad player count, deal count, worker count or agent spec.
+        ValueError: a bad game, player count, deal count, worker count or agent spec.
     """
     specs = list(specs)
-    if len(specs) not in PLAYER_COUNTS:
-        raise ValueError(f"the arena needs 3, 4 or 5 agent specs (one per seat), got {len(specs)}")
+    counts = _game(game).player_counts
+    if len(specs) not in counts:
+        raise ValueError(
+            f"the arena needs {_one_of(counts)} agent specs (one per seat), got {len(specs)}"
+        )
     if deals < 1 or workers < 1:
         raise ValueError(f"deals and workers must be >= 1, got {deals} and {workers}")
     for spec in dict.fromkeys(specs):
         # Fail fast, in this process, on a bad spec or a missing or mismatched model.
-        make_agent(spec, num_players=len(specs))
+        make_agent(spec, num_players=len(specs), game=game)
     out = open(save, "w") if save is not None else None  # noqa: SIM115 - closed below
     start = time.perf_counter()
     try:
         per_deal = [
             _logged(rounds, specs, out)
-            for rounds in _play_all(specs, deals, seed, workers, progress)
+            for rounds in _play_all(specs, deals, seed, workers, progress, game)
         ]
     finally:
         if out is not None:
@@ -188,23 +235,25 @@ def run_arena(
         num_players=len(specs),
         deals=deals,
         rounds_per_second=deals * len(specs) / elapsed,
-        results=summarize(specs, per_deal),
+        results=_game(game).summarize(specs, per_deal),
     )
 
 
-def _logged(rounds: list[PlayedRound], specs: list[str], out: TextIO | None) -> list[SeatRecord]:
+def _logged(rounds: list[PlayedRound], specs: list[str], out: TextIO | None) -> list[PlayedRound]:
     if out is not None:
         out.writelines(json.dumps(played.to_json(specs)) + "\n" for played in rounds)
-    return [record for played in rounds for record in played.records()]
+    return rounds
 
 
 # ------------------------------------------------------------------------------------ playing
 def _play_all(
-    specs: list[str], deals: int, seed: int, workers: int, progress: bool
+    specs: list[str], deals: int, seed: int, workers: int, progress: bool, game: str
 ) -> Iterator[list[PlayedRound]]:
     # Chunks small enough for a lively progress bar, large enough to amortise the hand-off.
     size = max(1, min(50, deals // (workers * 8)))
-    chunks = [(specs, seed, first, min(first + size, deals)) for first in range(0, deals, size)]
+    chunks = [
+        (specs, seed, first, min(first + size, deals), game) for first in range(0, deals, size)
+    ]
     bar = _progress_bar(deals, progress)
     try:
         if workers == 1:
@@ -236,16 +285,27 @@ def _progress_bar(total: int, enabled: bool) -> Any:
     return tqdm(total=total, unit="deal", file=sys.stderr)
 
 
-def _play_chunk(task: tuple[list[str], int, int, int]) -> list[list[PlayedRound]]:
-    specs, seed, first, stop = task
-    agents = [make_agent(spec, num_players=len(specs)) for spec in specs]
-    return play_deals(agents, seed, first, stop)
+def _play_chunk(task: tuple[list[str], int, int, int, str]) -> list[list[PlayedRound]]:
+    specs, seed, first, stop, game = task
+    agents = [make_agent(spec, num_players=len(specs), game=game) for spec in specs]
+    return play_deals(agents, seed, first, stop, game)
 
 
-def play_deals(agents: Sequence[Any], seed: int, first: int, stop: int) -> list[list[PlayedRound]]:
-    """Play deals ``first`` .. ``stop - 1`` of the run seeded ``seed`` in every rotation of
-    ``agents``; the rounds of each deal."""
+def play_deals(
+    agents: Sequence[Any], seed: int, first: int, stop: int, game: str = "boon"
+) -> list[list[PlayedRound]]:
+    """Play deals ``first`` .. ``stop - 1`` of the ``game`` run seeded ``seed`` in every
+    rotation of ``agents``; the rounds of each deal."""
     n = len(agents)
+    if game == "boyn":
+        env = boyn_v0.raw_env(num_players=n)
+        rules = env.config.rules
+        return [
+            play_options(
+                env, agents, boyn_deal_options(rules, seed, d), seed, d, _deal_seed(seed, d)
+            )
+            for d in range(first, stop)
+        ]
     env = boon_v0.raw_env(num_players=n)
     config = env.config.game
     return [
@@ -255,17 +315,16 @@ def play_deals(agents: Sequence[Any], seed: int, first: int, stop: int) -> list[
 
 
 def match(
-    agents: Sequence[Any], names: Sequence[str], deals: int, seed: int = 0
-) -> list[AgentResult]:
+    agents: Sequence[Any], names: Sequence[str], deals: int, seed: int = 0, game: str = "boon"
+) -> list[Any]:
     """The arena in this process for agent objects (e.g. a policy in training, which has no
     spec): the same deals, rotations and statistics as :func:`run_arena`, pooled by name."""
-    if len(agents) != len(names) or len(agents) not in PLAYER_COUNTS:
-        raise ValueError(f"match needs 3, 4 or 5 agents with one name each, got {len(agents)}")
-    per_deal = [
-        [record for played in rounds for record in played.records()]
-        for rounds in play_deals(agents, seed, 0, deals)
-    ]
-    return summarize(names, per_deal)
+    counts = _game(game).player_counts
+    if len(agents) != len(names) or len(agents) not in counts:
+        raise ValueError(
+            f"match needs {_one_of(counts)} agents with one name each, got {len(agents)}"
+        )
+    return _game(game).summarize(names, play_deals(agents, seed, 0, deals, game))
 
 
 def make_deal(config: GameConfig, seed: int, index: int) -> Deal:
@@ -283,16 +342,29 @@ def play_deal(
 ) -> list[PlayedRound]:
     """Play ``deal`` once per rotation: in rotation ``r`` agent slot ``k`` sits at seat
     ``(k + r) % n``. Returns the rounds in rotation order."""
+    return play_options(env, agents, deal_options(deal, dealer), seed, index)
+
+
+def play_options(
+    env: Any,
+    agents: Sequence[Any],
+    options: dict[str, Any],
+    seed: int,
+    index: int,
+    reset_seed: int | None = None,
+) -> list[PlayedRound]:
+    """Play the round that ``env.reset(seed=reset_seed, options=options)`` deals once per
+    rotation of ``agents``, as :func:`play_deal` does."""
     n = len(agents)
-    options = deal_options(deal, dealer)
     rounds = []
     for rotation in range(n):
         slots = [(seat - rotation) % n for seat in range(n)]
         for slot in slots:
             agents[slot].reset(seed=_agent_seed(seed, index, rotation, slot))
-        info = play_round(env, [agents[slot] for slot in slots], options)
+        info = play_round(env, [agents[slot] for slot in slots], options, reset_seed)
         actions = list(env.game.round.history)
-        rounds.append(PlayedRound(index, rotation, dealer, slots, options["deal"], actions, info))
+        deal, dealer = options["deal"], options["dealer"]
+        rounds.append(PlayedRound(index, rotation, dealer, slots, deal, actions, info, reset_seed))
     return rounds
 
 
@@ -303,13 +375,13 @@ def deal_options(deal: Deal, dealer: int) -> dict[str, Any]:
 
 
 def play_round(
-    env: boon_v0.raw_env, seated: Sequence[Any], options: dict[str, Any]
+    env: Any, seated: Sequence[Any], options: dict[str, Any], reset_seed: int | None = None
 ) -> dict[str, Any]:
     """Play one round on ``env`` with ``seated[s]`` at seat ``s``; returns ``info["round"]``."""
-    env.reset(options=options)
+    env.reset(seed=reset_seed, options=options)
     seat_of = {agent: seat for seat, agent in enumerate(env.possible_agents)}
     agent = env.agent_selection
-    while not env.terminations[agent]:
+    while not (env.terminations[agent] or env.truncations[agent]):
         observed = env.observe(agent)
         env.step(seated[seat_of[agent]].act(observed["observation"], observed["action_mask"]))
         agent = env.agent_selection
@@ -318,6 +390,19 @@ def play_round(
 
 def _agent_seed(seed: int, index: int, rotation: int, slot: int) -> int:
     return int(np.random.SeedSequence([seed, index, rotation, slot]).generate_state(1)[0])
+
+
+def boyn_deal_options(rules: boyn_rules.BoynConfig, seed: int, index: int) -> dict[str, Any]:
+    """The ``boyn_v0`` reset options of deal number ``index`` of a BOYN arena run seeded
+    ``seed`` (its dealer is ``index % n``, as at Boon)."""
+    deal = boyn_rules.Deal.random(rules, np.random.default_rng([seed, index]))
+    hands = [list(hand) for hand in deal.hands]
+    return {"deal": {"hands": hands, "stock": list(deal.stock)}, "dealer": index % len(hands)}
+
+
+def _deal_seed(seed: int, index: int) -> int:
+    # Every rotation of a BOYN deal reshuffles with the same generator: the same luck for all.
+    return int(np.random.SeedSequence([seed, index, 1 << 20]).generate_state(1)[0])
 
 
 # ----------------------------------------------------------------------------------- summing up
@@ -363,3 +448,70 @@ def _rate(count: int, total: int) -> float | None:
 
 def _percent(rate: float | None) -> str:
     return "-" if rate is None else f"{rate:.1%}"
+
+
+def _one_of(counts: tuple[int, ...]) -> str:
+    return f"{', '.join(map(str, counts[:-1]))} or {counts[-1]}"
+
+
+def _interval(ci95: tuple[float, float], digits: int = 3) -> str:
+    return f"[{ci95[0]:+.{digits}f}, {ci95[1]:+.{digits}f}]"
+
+
+def summarize_boyn(
+    specs: Sequence[str], per_deal: Sequence[Sequence[PlayedRound]]
+) -> list[BoynAgentResult]:
+    """Pool the BOYN rounds of each distinct spec; the interval is over deals, as at Boon."""
+    results = []
+    for spec in dict.fromkeys(specs):
+        slots = {k for k, s in enumerate(specs) if s == spec}
+        deal_means, points, outs, cut = [], [], 0, 0
+        for rounds in per_deal:
+            margins = []
+            for played in rounds:
+                added, out = played.info["points"], played.info["out"]
+                n = len(added)
+                for seat, slot in enumerate(played.slots):
+                    if slot in slots:
+                        margins.append((sum(added) - added[seat]) / (n - 1) - added[seat])
+                        points.append(added[seat])
+                        outs += out == seat
+                        cut += out < 0
+            deal_means.append(sum(margins) / len(margins))
+        mean, half = _mean_and_half_width(deal_means)
+        results.append(
+            BoynAgentResult(
+                agent=spec,
+                mean_margin=mean,
+                ci95=(mean - half, mean + half),
+                mean_points=sum(points) / len(points),
+                out_rate=outs / len(points),
+                truncated_rate=cut / len(points),
+            )
+        )
+    return results
+
+
+def _summarize_boon(
+    specs: Sequence[str], per_deal: Sequence[Sequence[PlayedRound]]
+) -> list[AgentResult]:
+    return summarize(
+        specs, [[r for played in rounds for r in played.records()] for rounds in per_deal]
+    )
+
+
+class _ArenaGame(NamedTuple):
+    player_counts: tuple[int, ...]
+    summarize: Callable[[Sequence[str], Sequence[Sequence[PlayedRound]]], list[Any]]
+
+
+_GAMES = {
+    "boon": _ArenaGame(PLAYER_COUNTS, _summarize_boon),
+    "boyn": _ArenaGame(boyn_rules.PLAYER_COUNTS, summarize_boyn),
+}
+
+
+def _game(game: str) -> _ArenaGame:
+    if game not in _GAMES:
+        raise ValueError(f"unknown game {game!r}; known games: {tuple(_GAMES)}")
+    return _GAMES[game]

@@ -1,9 +1,10 @@
 """Throughput of the rules engine and of the AEC environment under random legal play.
 
-Run: ``boon bench`` (or ``python benchmarks/bench_env.py``). Prints, for 3, 4 and 5 players,
-rounds/s and decisions/s of the engine alone (``boon_env.rules``: deal, legal moves, apply,
-settle) and of ``boon_v0.env()`` with its wrappers, where every step also builds the acting
-agent's observation and action mask through ``env.last()``.
+Run: ``boon bench [--game boyn]`` (or ``python benchmarks/bench_env.py``). Prints, for every
+table size, rounds/s and decisions/s of the engine alone (``boon_env.rules``: deal, legal moves,
+apply, settle; or ``boon_env.boyn.rules``) and of ``boon_v0.env()`` (or ``boyn_v0.env()``) with
+its wrappers, where every step also builds the acting agent's observation and action mask
+through ``env.last()``.
 """
 
 from __future__ import annotations
@@ -11,11 +12,27 @@ from __future__ import annotations
 import argparse
 import time
 from dataclasses import dataclass
+from functools import partial
+from types import ModuleType
 
 import numpy as np
 
-from boon_env import boon_v0
-from boon_env.rules import PASS, PICK, Deal, GameConfig, Phase, Round, cards_of, settle
+from boon_env import boon_v0, boyn_v0
+from boon_env.boyn.rules import PLAYER_COUNTS as BOYN_PLAYER_COUNTS
+from boon_env.boyn.rules import BoynConfig
+from boon_env.boyn.rules import Deal as BoynDeal
+from boon_env.boyn.rules import Round as BoynRound
+from boon_env.rules import (
+    PASS,
+    PICK,
+    PLAYER_COUNTS,
+    Deal,
+    GameConfig,
+    Phase,
+    Round,
+    cards_of,
+    settle,
+)
 
 _PICK_OR_PASS = (PICK, PASS)
 
@@ -54,9 +71,29 @@ def bench_engine(num_players: int, rounds: int, seed: int = 0) -> Throughput:
     return Throughput(rounds / elapsed, decisions / elapsed)
 
 
-def bench_env(num_players: int, rounds: int, seed: int = 0) -> Throughput:
-    """Play ``rounds`` random rounds through ``boon_v0.env()`` (observations and masks)."""
-    env = boon_v0.env(num_players=num_players)
+def bench_boyn_engine(num_players: int, rounds: int, seed: int = 0) -> Throughput:
+    """Play ``rounds`` random rounds on the bare BOYN rules engine."""
+    config = BoynConfig(num_players=num_players)
+    rng = np.random.default_rng(seed)
+    uniforms = _random_choices(seed)
+    k = decisions = 0
+    start = time.perf_counter()
+    for i in range(rounds):
+        state = BoynRound(config, BoynDeal.random(config, rng), i % num_players, rng)
+        while not state.is_over:
+            actions = state.legal_actions()
+            state.apply(actions[int(uniforms[k] * len(actions))])
+            k = (k + 1) & 0xFFFFF
+            decisions += 1
+    elapsed = time.perf_counter() - start
+    return Throughput(rounds / elapsed, decisions / elapsed)
+
+
+def bench_env(
+    num_players: int, rounds: int, seed: int = 0, env_module: ModuleType = boon_v0
+) -> Throughput:
+    """Play ``rounds`` random rounds through ``env_module.env()`` (observations and masks)."""
+    env = env_module.env(num_players=num_players)
     uniforms = _random_choices(seed + 1)
     k = decisions = 0
     start = time.perf_counter()
@@ -80,18 +117,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rounds", type=int, default=20_000, help="rounds per engine run")
     parser.add_argument("--env-rounds", type=int, default=3_000, help="rounds per env run")
     parser.add_argument(
-        "--players", type=int, nargs="+", default=[3, 4, 5], help="player counts to measure"
+        "--players", type=int, nargs="+", default=None, help="player counts (default: all)"
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the deals and the moves")
+    parser.add_argument("--game", choices=("boon", "boyn"), default="boon", help="the game")
 
 
 def run(args: argparse.Namespace) -> None:
     """Print the benchmark table for parsed ``args``."""
+    if args.game == "boyn":
+        engine, env_module, counts = bench_boyn_engine, boyn_v0, BOYN_PLAYER_COUNTS
+    else:
+        engine, env_module, counts = bench_engine, boon_v0, PLAYER_COUNTS
     print(f"{'players':>7}  {'what':<7}  {'rounds/s':>10}  {'decisions/s':>12}")
-    for n in args.players:
+    for n in args.players or counts:
         for name, bench, rounds in (
-            ("engine", bench_engine, args.rounds),
-            ("env()", bench_env, args.env_rounds),
+            ("engine", engine, args.rounds),
+            ("env()", partial(bench_env, env_module=env_module), args.env_rounds),
         ):
             result = bench(n, rounds, args.seed)
             print(

@@ -1,4 +1,5 @@
-"""The ``boon`` command line: ``boon arena``, ``boon play`` and ``boon bench``.
+"""The ``boon`` command line: ``boon arena``, ``boon play`` and ``boon bench`` (each with
+``--game boon`` or ``--game boyn``).
 
 Run ``boon --help`` or ``boon <command> --help``; examples are in ``docs/cli.md``.
 """
@@ -15,8 +16,10 @@ from typing import Any
 from agents import bench
 from agents.arena import run_arena
 from agents.base import Agent
+from agents.boyn_cli import play_boyn_game
 from agents.specs import make_agent
 from boon_env import boon_v0
+from boon_env.boyn.rules import PLAYER_COUNTS as BOYN_PLAYER_COUNTS
 from boon_env.render import render_table
 from boon_env.rules import (
     PASS,
@@ -31,6 +34,7 @@ from boon_env.rules import (
     parse_card,
 )
 
+GAMES = ("boon", "boyn")
 _SPEC_HELP = (
     "agent spec: random, heuristic[:name=value,...], search[:samples=N], ppo[:path/to/model.npz]"
 )
@@ -82,6 +86,7 @@ def _build_parser() -> argparse.ArgumentParser:
         metavar="SPEC",
         help=f"one per seat (3-5); {_SPEC_HELP}",
     )
+    arena.add_argument("--game", choices=GAMES, default="boon", help="the game (default boon)")
     arena.add_argument("--deals", type=int, default=1000, help="deals to play (default 1000)")
     arena.add_argument("--seed", type=int, default=0, help="seed of the deals and agents")
     arena.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
@@ -107,8 +112,15 @@ def _build_parser() -> argparse.ArgumentParser:
         help=f"one spec for every opponent, or one per opponent seat; {_SPEC_HELP} "
         "(bare 'ppo' is the shipped model for the table size)",
     )
+    play.add_argument("--game", choices=GAMES, default="boon", help="the game (default boon)")
     play.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
-    play.add_argument("--num-players", type=int, default=4, choices=PLAYER_COUNTS)
+    play.add_argument(
+        "--num-players",
+        type=int,
+        default=4,
+        choices=sorted({*PLAYER_COUNTS, *BOYN_PLAYER_COUNTS}),
+        help="players at the table (Boon 3-5, BOYN 2-6; default 4)",
+    )
     play.add_argument("--seed", type=int, default=None, help="seed of the deals and the agents")
     play.add_argument(
         "--rounds", type=int, default=None, help="stop after this many rounds (default: the game)"
@@ -127,7 +139,7 @@ def _build_parser() -> argparse.ArgumentParser:
 
 # -------------------------------------------------------------------------------------- arena
 def _run_arena(args: argparse.Namespace) -> int:
-    _check_specs(args.agents, len(args.agents))
+    _check_specs(args.agents, len(args.agents), args.game)
     if args.deals < 1 or args.workers < 1:
         raise UsageError(f"--deals and --workers must be >= 1, got {args.deals} and {args.workers}")
     if args.save is not None:
@@ -142,17 +154,21 @@ def _run_arena(args: argparse.Namespace) -> int:
         workers=args.workers,
         progress=not args.json,
         save=args.save,
+        game=args.game,
     )
     print(json.dumps(report.to_json()) if args.json else report.table())
     return 0
 
 
-def _check_specs(specs: Sequence[str], num_players: int) -> list[Agent]:
+def _check_specs(specs: Sequence[str], num_players: int, game: str = "boon") -> list[Agent]:
     """Build the agents of the user's specs, turning a bad spec into a :class:`UsageError`."""
-    if num_players not in PLAYER_COUNTS:
-        raise UsageError(f"a table has 3, 4 or 5 seats; {num_players} agents were given")
+    counts = BOYN_PLAYER_COUNTS if game == "boyn" else PLAYER_COUNTS
+    if num_players not in counts:
+        raise UsageError(
+            f"a {game} table has {counts[0]}-{counts[-1]} seats; {num_players} agents were given"
+        )
     try:
-        return [make_agent(spec, num_players=num_players) for spec in specs]
+        return [make_agent(spec, num_players=num_players, game=game) for spec in specs]
     except ValueError as error:
         raise UsageError(str(error)) from None
 
@@ -176,10 +192,11 @@ def _run_play(args: argparse.Namespace) -> int:
         )
     others = [seat for seat in range(n) if seat != args.seat]
     seat_spec = [specs[0 if len(specs) == 1 else i] for i in range(n - 1)]
-    agents = dict(zip(others, _check_specs(seat_spec, n), strict=True))
+    agents = dict(zip(others, _check_specs(seat_spec, n, args.game), strict=True))
     for seat, agent in agents.items():
         agent.reset(None if args.seed is None else args.seed + seat)
-    return play_game(agents, args.seat, n, args.seed, args.rounds, input_line=input)
+    play = play_boyn_game if args.game == "boyn" else play_game
+    return play(agents, args.seat, n, args.seed, args.rounds, input_line=input)
 
 
 def play_game(

@@ -5,6 +5,7 @@
 | ``random`` | :class:`~agents.random_agent.RandomAgent` |
 | ``heuristic`` or ``heuristic:pick_threshold_4p=5,win_points=2`` | :class:`~agents.heuristic.HeuristicAgent` with named parameters |
 | ``search`` or ``search:samples=50,points_weight=0.1`` | :class:`~agents.search.SearchAgent` |
+| ``heuristic`` with ``game="boyn"`` | :class:`~agents.boyn_heuristic.BoynHeuristicAgent` (BOYN: ``random`` and ``heuristic`` only) |
 | ``ppo`` or ``ppo:path/to/model.npz`` | :class:`~agents.trained.PPOAgent` (bare ``ppo``: the shipped model for the table size; a ``.zip`` of stable-baselines3 is unpickled: trusted files only) |
 """  # noqa: E501 - a table row per kind reads better than wrapped rows
 
@@ -15,6 +16,7 @@ from dataclasses import fields
 from typing import Any
 
 from agents.base import Agent
+from agents.boyn_heuristic import BoynHeuristicAgent, BoynHeuristicParams
 from agents.heuristic import HeuristicAgent, HeuristicParams
 from agents.random_agent import RandomAgent
 from agents.search import SearchAgent, SearchParams
@@ -23,8 +25,11 @@ from agents.trained import PPOAgent, default_model
 KINDS = ("random", "heuristic", "search", "ppo")
 
 
-def make_agent(spec: str, seed: int | None = None, num_players: int = 4) -> Agent:
-    """Build the agent a spec names (its ``name`` is the spec) for a table of ``num_players``.
+def make_agent(
+    spec: str, seed: int | None = None, num_players: int = 4, game: str = "boon"
+) -> Agent:
+    """Build the agent a spec names (its ``name`` is the spec) for a table of ``num_players``
+    of ``game`` (``"boon"`` or ``"boyn"``).
 
     Raises:
         ValueError: an unknown kind (listing the known ones), a malformed or unknown parameter
@@ -38,8 +43,12 @@ def make_agent(spec: str, seed: int | None = None, num_players: int = 4) -> Agen
         "search": _search,
         "ppo": _ppo,
     }
+    if game == "boyn":
+        builders = {"random": _random, "heuristic": _boyn_heuristic}
     if kind not in builders:
-        raise ValueError(f"unknown agent kind {kind!r} in spec {spec!r}; known kinds: {KINDS}")
+        raise ValueError(
+            f"unknown agent kind {kind!r} in spec {spec!r}; known kinds: {tuple(builders)}"
+        )
     return builders[kind](spec, arg, seed, num_players)
 
 
@@ -51,6 +60,11 @@ def _random(spec: str, arg: str, seed: int | None, num_players: int) -> Agent:
 
 def _heuristic(spec: str, arg: str, seed: int | None, num_players: int) -> Agent:
     return HeuristicAgent(HeuristicParams(**_params(spec, arg, HeuristicParams)), name=spec)
+
+
+def _boyn_heuristic(spec: str, arg: str, seed: int | None, num_players: int) -> Agent:
+    params = BoynHeuristicParams(**_params(spec, arg, BoynHeuristicParams))
+    return BoynHeuristicAgent(params, name=spec)
 
 
 def _search(spec: str, arg: str, seed: int | None, num_players: int) -> Agent:

@@ -229,6 +229,15 @@ def test_raw_env_raises_on_an_illegal_action_and_env_ends_the_game_for_it() -> N
     assert wrapped.rewards["player_0"] == -1 and all(wrapped.terminations.values())
 
 
+@pytest.mark.parametrize("action", [-1, NUM_ACTIONS, 10**30])
+def test_env_asserts_an_action_outside_the_space(action: int) -> None:
+    env = boyn_v0.env(num_players=2)
+    env.reset(options={"deal": SEVENS_OUT, "dealer": 1})
+    with pytest.raises(AssertionError, match="not in action space"):
+        env.step(action)
+    assert env.unwrapped.game.round.turns == 0
+
+
 @pytest.mark.parametrize(
     ("options", "message"),
     [

@@ -305,6 +305,7 @@ class Round:
         stock: the stock's kinds, top last; discards: the discard pile as a multiset;
             top: the kind on top of the discard pile.
         active_suit, active_rank: the active card (after a Jack, its named suit and rank 11).
+        playable: the set of kinds that may be played on it (bit k = kind k).
         run: the length of the 2-run (0: none).
         direction: +1 clockwise, -1 after an odd number of Aces.
         current: the seat with a decision (-1 once the round is over).
@@ -329,6 +330,7 @@ class Round:
         "history",
         "log",
         "out",
+        "playable",
         "points",
         "reshuffles",
         "rng",
@@ -364,7 +366,7 @@ class Round:
         self.stock = stock[::-1]
         self.discards = hand_of([starter])
         self.top = starter
-        self.active_suit, self.active_rank = SUIT_OF[starter], RANK_OF[starter]
+        self._set_active(SUIT_OF[starter], RANK_OF[starter])
         self.run = 0
         self.direction = 1
         self.turns = self.reshuffles = 0
@@ -383,10 +385,6 @@ class Round:
         """Whether the round has ended (a player went out, or it was truncated)."""
         return self.current < 0
 
-    def playable_kinds(self) -> int:
-        """The kinds that may be played now: the active card's suit or rank, Jacks, red 3s."""
-        return SUIT_KINDS[self.active_suit] | RANK_KINDS[self.active_rank] | WILDS
-
     def legal_mask(self) -> int:
         """Bitmask over the 88 actions of what the player to act may do (0 when over)."""
         return self._legal
@@ -394,7 +392,7 @@ class Round:
     def _legal_mask_of(self, seat: int) -> int:
         """What ``seat`` may play now (computed once per decision, when it comes)."""
         hand = self.hands[seat]
-        playable = hand & self.playable_kinds()
+        playable = hand & self.playable
         legal = playable & ~JACKS  # a Jack always names a suit
         jacks = playable & JACKS
         if jacks:
@@ -459,10 +457,14 @@ class Round:
         else:
             self.run = 0
         # A Jack becomes "a Jack of the named suit".
-        self.active_suit = named_suit if named_suit >= 0 else SUIT_OF[kind]
-        self.active_rank = rank
+        self._set_active(named_suit if named_suit >= 0 else SUIT_OF[kind], rank)
         if rank == ACE:
             self.direction = -self.direction
+
+    def _set_active(self, suit: int, rank: int) -> None:
+        """The active card, and so what may be played: its suit or rank, Jacks and red 3s."""
+        self.active_suit, self.active_rank = suit, rank
+        self.playable = SUIT_KINDS[suit] | RANK_KINDS[rank] | WILDS
 
     def _next_player_after(self, seat: int, kind: int) -> None:
         """What the card does to the next player, then the turn of whoever plays next."""
@@ -487,7 +489,7 @@ class Round:
     def _take_turn(self, seat: int) -> None:
         """``seat``'s turn: a decision if it holds or draws a playable card, else a pass (and
         the next player's turn, and so on)."""
-        while not (self.hands[seat] & self.playable_kinds() or self._draw_to_play(seat)):
+        while not (self.hands[seat] & self.playable or self._draw_to_play(seat)):
             if self._turn_without_card(seat, "pass"):
                 return
             seat = self._left_of(seat)
@@ -497,7 +499,7 @@ class Round:
     def _draw_to_play(self, seat: int) -> bool:
         """Draw for want of a playable card (``draw_rule``); whether a playable card came.
         The hand held nothing playable, so the only playable card now is the one drawn."""
-        playable = self.playable_kinds()
+        playable = self.playable
         limit = 1 if self.config.draw_rule == "one" else NUM_CARDS
         drawn = 0
         found = False

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -83,5 +84,11 @@ def unpack_bits(bits: int, count: int) -> np.ndarray:
 
 
 def action_mask(legal: int, num_actions: int) -> np.ndarray:
-    """The int8 mask of shape ``(num_actions,)`` of a legal-action bitmask."""
-    return unpack_bits(legal, num_actions).view(np.int8)
+    """The int8 mask of shape ``(num_actions,)`` of a legal-action bitmask (a fresh array)."""
+    return np.frombuffer(bytearray(_mask_bytes(legal, num_actions)), dtype=np.int8)
+
+
+@lru_cache(maxsize=4096)
+def _mask_bytes(legal: int, num_actions: int) -> bytes:
+    # The same few legal sets come back again and again: copying a cached mask is cheaper.
+    return unpack_bits(legal, num_actions).tobytes()
