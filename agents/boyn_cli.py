@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from agents.base import Agent
+from agents.terminal import ask_move, next_move
 from boon_env import boyn_v0
 from boon_env.boyn.render import event_text, render_table
 from boon_env.boyn.rules import Round, action_name, parse_action
@@ -32,15 +33,10 @@ def play_boyn_game(
     shown = _show_events(state, 0)
     agent_name = env.agent_selection
     while not (env.terminations[agent_name] or env.truncations[agent_name]):
-        seat = env.possible_agents.index(agent_name)
-        if seat == human:
-            action = _ask_move(env, human, input_line)
-            if action is None:
-                print("\nNo more input; leaving the table.")
-                return 1
-        else:
-            observed = env.observe(agent_name)
-            action = agents[seat].act(observed["observation"], observed["action_mask"])
+        action = next_move(env, agents, human, lambda: _ask_move(env, human, input_line))
+        if action is None:
+            print("\nNo more input; leaving the table.")
+            return 1
         env.step(action)
         shown = _show_events(state, shown)
         agent_name = env.agent_selection
@@ -69,33 +65,7 @@ def _ask_move(env: boyn_v0.raw_env, human: int, input_line: Callable[[str], str]
     state = env.game.round
     print()
     print(render_table(state, env.game.totals, show_hand_of=human))
-    legal = state.legal_actions()
-    print("Your moves: " + "  ".join(f"{i}) {action_name(a)}" for i, a in enumerate(legal, 1)))
-    while True:
-        try:
-            text = input_line("> ")
-        except EOFError:
-            return None
-        action = _parse_move(text, legal)
-        if action is not None:
-            return action
-        print(
-            f"{text.strip()!r} is not a legal move now. Type a number 1-{len(legal)} or one of: "
-            + ", ".join(action_name(a) for a in legal)
-        )
-
-
-def _parse_move(text: str, legal: list[int]) -> int | None:
-    """The legal action ``text`` names (its number in the list, or its name), else ``None``."""
-    text = text.strip().lower()
-    if text.isdigit():
-        index = int(text) - 1
-        return legal[index] if 0 <= index < len(legal) else None
-    try:
-        action = parse_action(text)
-    except ValueError:
-        return None
-    return action if action in legal else None
+    return ask_move(state.legal_actions(), action_name, parse_action, input_line)
 
 
 def _show_scoring(info: dict[str, Any], human: int) -> None:

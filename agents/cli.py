@@ -18,6 +18,7 @@ from agents.arena import run_arena
 from agents.base import Agent
 from agents.boyn_cli import play_boyn_game
 from agents.specs import make_agent
+from agents.terminal import ask_move, next_move
 from boon_env import boon_v0
 from boon_env.boyn.rules import PLAYER_COUNTS as BOYN_PLAYER_COUNTS
 from boon_env.render import render_table
@@ -216,14 +217,10 @@ def play_game(
     while not (env.terminations[agent_name] or env.truncations[agent_name]):
         seat = env.possible_agents.index(agent_name)
         state = env.game.round
-        if seat == human:
-            action = _ask_move(env, human, input_line)
-            if action is None:
-                print("\nNo more input; leaving the table.")
-                return 1
-        else:
-            observed = env.observe(agent_name)
-            action = agents[seat].act(observed["observation"], observed["action_mask"])
+        action = next_move(env, agents, human, lambda: _ask_move(env, human, input_line))
+        if action is None:
+            print("\nNo more input; leaving the table.")
+            return 1
         _announce(state, seat, action, human)
         tricks_before = len(state.tricks)
         env.step(action)
@@ -246,37 +243,13 @@ def _ask_move(env: boon_v0.raw_env, human: int, input_line: Callable[[str], str]
         print(f"The Boon held: {', '.join(names_of(state.boon))}")
         if state.discards:
             print(f"Buried so far: {', '.join(names_of(state.discards))}")
-    legal = state.legal_actions()
-    print("Your moves: " + "  ".join(f"{i}) {action_name(a)}" for i, a in enumerate(legal, 1)))
-    while True:
-        try:
-            text = input_line("> ")
-        except EOFError:
-            return None
-        action = _parse_move(text, legal)
-        if action is not None:
-            return action
-        print(
-            f"{text.strip()!r} is not a legal move now. Type a number 1-{len(legal)} or one of: "
-            + ", ".join(action_name(a) for a in legal)
-        )
+    return ask_move(state.legal_actions(), action_name, _parse_name, input_line)
 
 
-def _parse_move(text: str, legal: list[int]) -> int | None:
-    """The legal action ``text`` names (its number in the list, or its name), else ``None``."""
-    text = text.strip().lower()
-    if text.isdigit():
-        index = int(text) - 1
-        return legal[index] if 0 <= index < len(legal) else None
+def _parse_name(text: str) -> int:
+    """The action of a move's name: ``"pick"``, ``"pass"`` or a card name."""
     named = {"pick": PICK, "pass": PASS}
-    if text in named:
-        action = named[text]
-    else:
-        try:
-            action = parse_card(text)
-        except ValueError:
-            return None
-    return action if action in legal else None
+    return named[text] if text in named else parse_card(text)
 
 
 def _announce(state: Round, seat: int, action: int, human: int) -> None:

@@ -10,6 +10,19 @@ import numpy as np
 from boon_env.boyn.cards import COPIES, NUM_KINDS, count_of, hand_of, parse_cards
 from boon_env.boyn.rules import BoynConfig, Deal, Round, action_name, parse_action
 
+# Seat 0 holds both Queens of hearts, seat 2 the Queen of spades; on the 5 of hearts seat 0 may
+# swap at once (scripted rules, leakage and agent tests share this deal).
+QUEEN_HANDS = (
+    "queen of hearts, queen of hearts, 9 of clubs, 10 of clubs, king of clubs, 4 of clubs, "
+    "6 of clubs",
+    "6 of hearts, 4 of diamonds, 6 of diamonds, 8 of diamonds, 9 of diamonds, 10 of diamonds, "
+    "king of diamonds",
+    "queen of spades, 4 of spades, 5 of spades, 6 of spades, 8 of spades, 9 of spades, "
+    "10 of spades",
+    "8 of hearts, 4 of diamonds, 6 of diamonds, 8 of diamonds, 9 of diamonds, 10 of diamonds, "
+    "king of diamonds",
+)
+
 
 def cards(names: str) -> int:
     """The multiset (hand) of ``"4 of spades, jack of clubs"``."""

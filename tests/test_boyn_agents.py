@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from boyn_support import play, start
+from boyn_support import QUEEN_HANDS, play, start
 
 from agents.boyn_heuristic import BoynHeuristicAgent, BoynHeuristicParams, BoynView, choose
 from boon_env import boyn_v0
@@ -89,17 +89,7 @@ def test_a_jack_names_the_suit_most_held() -> None:
 
 
 def test_the_view_of_a_round_holds_what_the_seat_knows() -> None:
-    hands = (
-        "queen of hearts, 9 of clubs, 10 of clubs, king of clubs, 4 of clubs, 6 of clubs, "
-        "8 of clubs",
-        "6 of hearts, 4 of diamonds, 6 of diamonds, 8 of diamonds, 9 of diamonds, 10 of diamonds, "
-        "king of diamonds",
-        "queen of spades, 4 of spades, 5 of spades, 6 of spades, 8 of spades, 9 of spades, "
-        "10 of spades",
-        "8 of hearts, 4 of diamonds, 6 of diamonds, 8 of diamonds, 9 of diamonds, 10 of diamonds, "
-        "king of diamonds",
-    )
-    state = play(start(hands, "5 of hearts"), "queen of hearts swap 2")
+    state = play(start(QUEEN_HANDS, "5 of hearts"), "queen of hearts swap 2")
     seen = BoynView.from_round(state, 1)
     assert seen.hand_sizes == (7, 6, 7, 7)  # me, then the seats on my left
     assert (seen.active_suit, seen.active_rank, seen.direction) == (HEARTS, 12, 1)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 import warnings
 from typing import Any
 
@@ -14,6 +13,7 @@ from gymnasium import spaces
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pettingzoo.test import api_test, seed_test
+from test_determinism import trace
 
 from boon_env import boyn_v0
 from boon_env.boyn.cards import NUM_KINDS, parse_cards
@@ -318,32 +318,9 @@ def test_every_decision_shows_a_mask_and_the_true_hand_sizes(data: st.DataObject
 # ----------------------------------------------------------------------------- determinism
 
 
-def disturb_global_random(seed: int) -> None:
-    """Reseed and draw from ``random`` and ``np.random``, as other code in a process might."""
-    random.seed(seed)
-    np.random.seed(seed % 2**32)
-    for _ in range(seed % 7 + 1):
-        random.random()
-        np.random.rand(3)
-
-
 def trajectory(players: int, episode: str, seed: int, disturb: int | None) -> list[Any]:
     """Everything an outside observer sees in one episode; moves from a fixed policy RNG."""
-    env = boyn_v0.env(num_players=players, episode=episode, game_limit=60)
-    policy = np.random.default_rng(1234)
-    if disturb is not None:
-        disturb_global_random(disturb)
-    env.reset(seed=seed)
-    seen: list[Any] = []
-    for step, agent in enumerate(env.agent_iter()):
-        obs, reward, termination, truncation, info = env.last()
-        seen.append((agent, obs["observation"].tobytes(), reward, termination, repr(info)))
-        legal = np.flatnonzero(obs["action_mask"])
-        move = None if termination or truncation else int(legal[policy.integers(len(legal))])
-        if disturb is not None:
-            disturb_global_random(disturb + step)
-        env.step(move)
-    return seen
+    return trace(boyn_v0.env(num_players=players, episode=episode, game_limit=60), seed, disturb)
 
 
 @pytest.mark.parametrize(("players", "episode"), [(2, "game"), (4, "round"), (6, "game")])

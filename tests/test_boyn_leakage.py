@@ -4,23 +4,12 @@ the public table; a Queen swap shows the received hand to its new owner only."""
 from __future__ import annotations
 
 import numpy as np
-from boyn_support import make_deal
+from boyn_support import QUEEN_HANDS, make_deal
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from boon_env import boyn_v0
 from boon_env.boyn.rules import PLAYER_COUNTS, BoynConfig, Deal, parse_action
-
-QUEEN_HANDS = (
-    "queen of hearts, queen of hearts, 9 of clubs, 10 of clubs, king of clubs, 4 of clubs, "
-    "6 of clubs",
-    "6 of hearts, 4 of diamonds, 6 of diamonds, 8 of diamonds, 9 of diamonds, 10 of diamonds, "
-    "king of diamonds",
-    "queen of spades, 4 of spades, 5 of spades, 6 of spades, 8 of spades, 9 of spades, "
-    "10 of spades",
-    "8 of hearts, 4 of diamonds, 6 of diamonds, 8 of diamonds, 9 of diamonds, 10 of diamonds, "
-    "king of diamonds",
-)
 
 
 def as_option(deal: Deal) -> dict[str, list]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from boyn_support import cards, legal_names, make_deal, play, start
+from boyn_support import QUEEN_HANDS, cards, legal_names, make_deal, play, start
 
 from boon_env.boyn.cards import (
     CLUBS,
@@ -239,17 +239,6 @@ def test_a_jack_is_wild_and_names_the_suit_to_follow() -> None:
 
 
 # ----------------------------------------------------------------------------- Queens
-
-QUEEN_HANDS = (
-    "queen of hearts, queen of hearts, 9 of clubs, 10 of clubs, king of clubs, 4 of clubs, "
-    "6 of clubs",
-    "6 of hearts, 4 of diamonds, 6 of diamonds, 8 of diamonds, 9 of diamonds, 10 of diamonds, "
-    "king of diamonds",
-    "queen of spades, 4 of spades, 5 of spades, 6 of spades, 8 of spades, 9 of spades, "
-    "10 of spades",
-    "8 of hearts, 4 of diamonds, 6 of diamonds, 8 of diamonds, 9 of diamonds, 10 of diamonds, "
-    "king of diamonds",
-)
 
 
 def test_a_queen_swaps_whole_hands_and_a_swapped_queen_can_swap_them_back() -> None:

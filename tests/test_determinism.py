@@ -27,6 +27,12 @@ def disturb_global_random(seed: int) -> None:
 def trajectory(players: int, episode: str, seed: int, disturb: int | None) -> list[Any]:
     """Everything an outside observer sees in one episode; moves from a fixed policy RNG."""
     env = boon_v0.env(num_players=players, episode=episode, starting_victory_cards=2, max_rounds=8)
+    return trace(env, seed, disturb)
+
+
+def trace(env: Any, seed: int, disturb: int | None) -> list[Any]:
+    """What an outside observer sees in an episode of ``env`` reset with ``seed``; moves from a
+    fixed policy RNG; ``disturb`` (if not ``None``) seeds draws from the global generators."""
     policy = np.random.default_rng(1234)
     if disturb is not None:
         disturb_global_random(disturb)
