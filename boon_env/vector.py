@@ -1,0 +1,708 @@
+"""# Many Boon tables at once: the batched rules engine
+
+| | |
+| --- | --- |
+| Import | `from boon_env.vector import VectorBoon` |
+| Tables | `num_tables` (B) independent tables of 3, 4 or 5 players, one decision each per step |
+| Actions | `(B,)` integers, the action ids of `boon_v0` (0-31 cards, 32 pick, 33 pass) |
+| Observations | `(B, OBS_SIZE)` float32, the acting seat's `boon_v0` observation (or none) |
+| Masks | `(B, 34)` int8 legal-action masks of the acting seats |
+| Rewards | `(B, n)` float32, every seat's uncapped round value where a round just ended |
+
+Every table plays rounds of Boon forever: when a round ends, its values are reported and the
+table is dealt its next round at once, the deal passing left. Each step every table's acting
+seat takes one action, so a step is B decisions.
+
+```python
+>>> import numpy as np
+>>> from boon_env.vector import VectorBoon
+>>> venv = VectorBoon(num_tables=8, num_players=4, seed=0)
+>>> obs, mask, seat = venv.reset()
+>>> obs.shape, mask.shape, seat.shape
+((8, 482), (8, 34), (8,))
+>>> rng = np.random.default_rng(0)
+>>> for _ in range(200):  # random legal play
+...     actions = np.argmax(rng.random(mask.shape) * mask, axis=1)
+...     obs, mask, seat, rewards, done = venv.step(actions)
+>>> bool((rewards.sum(axis=1) == 0).all())  # round values are zero-sum
+True
+
+```
+
+## Same rules, second implementation
+
+The rules are those of `boon_env.rules` (`docs/rules.md`); this module implements them a
+second time, over arrays of B tables, for speed. `tests/test_vector.py` drives this engine, the
+scalar `boon_env.rules.Round` and `boon_v0.raw_env` with the same deals and actions and checks
+that legal masks, observations (bit for bit) and round values are identical.
+
+## Observations
+
+`observe(tables, seats)` is `boon_env.encoding.encode(round, seat, victory_cards)` for each
+chosen table, with every player holding its starting 5 Victory Cards: the engine plays rounds
+one after another with uncapped values and keeps no Victory-Card holdings, so the
+`victory_cards` piece is always `1 / n` for each seat (as in `boon_v0` with
+`episode="round"`). With `observations=False` the engine builds no observations (`obs` is
+`None`), for rollouts that only need the masks.
+
+## Rewards
+
+`rewards[i, s]` is seat `s`'s uncapped Victory-Card value of the round that table `i` just
+finished, and 0 on tables whose round goes on. A picker with stake `k` (from its points band:
+-2, -1, +1, +2) gets `k * (n - 1)` and every defender `-k`; a Leaster's sole winner gets
+`n - 1` and every other seat `-1`; a tied Leaster gives 0 to all. These are the payouts of
+`boon_env.rules.settle` when nobody is short of Victory Cards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from boon_env.encoding import (
+    OBS_SIZE,
+    OFFSETS,
+    ROLE_DEFENDER,
+    ROLE_LEASTER,
+    ROLE_PICKER,
+    ROLE_UNDECIDED,
+)
+from boon_env.rules import (
+    GOLD_MASK,
+    NUM_ACTIONS,
+    PASS,
+    PICK,
+    PLAYER_COUNTS,
+    POINTS,
+    SUIT_MASK,
+    SUIT_OF,
+    TOTAL_POINTS,
+    Deal,
+    GameConfig,
+    Phase,
+    action_name,
+    cards_of,
+    picker_stake,
+)
+
+__all__ = ["FinishedRounds", "VectorBoon"]
+
+# ------------------------------------------------------------------------- lookup tables
+# Indexed by action id (0-33); the pick and pass rows are zero so that card-only tables can be
+# looked up with any legal action.
+_BIT = np.array([1 << a for a in range(NUM_ACTIONS)], dtype=np.int64)
+_CARD_POINTS = np.array([*POINTS, 0, 0], dtype=np.int64)
+_CARD_SUIT = np.array([*SUIT_OF, 0, 0], dtype=np.int64)
+# Suit masks by suit index; index 4 (no card led yet) follows no suit.
+_NO_SUIT = len(SUIT_MASK)
+_SUIT_MASKS = np.array([*SUIT_MASK, 0], dtype=np.int64)
+_PICK_OR_PASS = (1 << PICK) | (1 << PASS)
+# What each defender pays the picker, by the picker's points (negative: the picker pays).
+_STAKE = np.array([picker_stake(p) for p in range(TOTAL_POINTS + 1)], dtype=np.int64)
+
+_PHASE_PICK, _PHASE_DISCARD, _PHASE_PLAY = int(Phase.PICK), int(Phase.DISCARD), int(Phase.PLAY)
+
+# ------------------------------------------------------------------------- observation layout
+# The 0/1 part of the observation is built as 32-bit words and unpacked in one numpy call:
+# every card piece starts on a multiple of 32, so a card bitmask is one word; the one-hot and
+# flag pieces from "phase" up to "points" fit in one 64-bit word (two 32-bit words).
+_BITS = OFFSETS["points"]
+_FLAGS = OFFSETS["phase"]
+_CARD_PIECES = ("hand", "boon", "discards", "trick", "played")
+if any(OFFSETS[name] % 32 for name in (*_CARD_PIECES, "phase")) or _BITS - _FLAGS > 64:
+    raise ImportError("boon_env.vector expects card pieces on 32-bit word boundaries")
+_WORDS = -(-_BITS // 32)
+_HAND_W, _BOON_W, _DISCARDS_W, _TRICK_W, _PLAYED_W = (OFFSETS[p] // 32 for p in _CARD_PIECES)
+_FLAGS_W = _FLAGS // 32
+# Bit positions inside the flags word.
+_ROLE_F, _NUM_PLAYERS_F, _DEALER_F, _PICKER_F, _LEADER_F, _PASSED_F, _VOIDS_F = (
+    OFFSETS[p] - _FLAGS
+    for p in ("role", "num_players", "dealer", "picker", "leader", "passed", "voids")
+)
+# Where the three fraction pieces sit in the tail of the vector after the bits.
+_POINTS_T, _TRICKS_T, _VC_T = (
+    OFFSETS[p] - _BITS for p in ("points", "tricks_won", "victory_cards")
+)
+_TAIL = OBS_SIZE - _BITS
+
+
+@dataclass
+class FinishedRounds:
+    """The last finished round of every table (rows of tables that never finished one hold
+    their initial values: ``rounds == 0``). Rows where ``step`` returned ``done`` describe the
+    round that just ended.
+
+    Attributes:
+        rounds: rounds finished per table since ``reset``, shape (B,).
+        dealer: the round's dealer, (B,).
+        picker: the picker's seat, -1 in a Leaster, (B,).
+        leaster: whether every player passed, (B,) bool.
+        leaster_winner: the Leaster's winner, -1 when none (tie, or a picker round), (B,).
+        discards: bitmask of the picker's buried cards (0 in a Leaster), (B,).
+        points: points per seat, the picker's including its discards, (B, n).
+        tricks_won: tricks won per seat, (B, n).
+        values: uncapped Victory-Card value per seat (the step's rewards), (B, n).
+    """
+
+    rounds: np.ndarray
+    dealer: np.ndarray
+    picker: np.ndarray
+    leaster: np.ndarray
+    leaster_winner: np.ndarray
+    discards: np.ndarray
+    points: np.ndarray
+    tricks_won: np.ndarray
+    values: np.ndarray
+
+    @classmethod
+    def empty(cls, num_tables: int, num_players: int) -> FinishedRounds:
+        """Records of ``num_tables`` tables that have finished no round."""
+        per_table = np.full(num_tables, -1, dtype=np.int64)
+        per_seat = np.zeros((num_tables, num_players), dtype=np.int64)
+        return cls(
+            rounds=np.zeros(num_tables, dtype=np.int64),
+            dealer=per_table.copy(),
+            picker=per_table.copy(),
+            leaster=np.zeros(num_tables, dtype=bool),
+            leaster_winner=per_table.copy(),
+            discards=np.zeros(num_tables, dtype=np.int64),
+            points=per_seat.copy(),
+            tricks_won=per_seat.copy(),
+            values=per_seat.copy(),
+        )
+
+
+class VectorBoon:
+    """``num_tables`` Boon tables of ``num_players`` each, stepped together; see the module
+    docstring.
+
+    Args:
+        num_tables: B, the number of tables (>= 1).
+        num_players: 3, 4 or 5 seats at every table.
+        seed: seed of the engine's own ``numpy.random.Generator``, which draws every deal and
+            first dealer (``None``: fresh entropy). The same seed and actions give the same
+            deals and results.
+        observations: build the acting seats' observations in ``reset`` and ``step``; with
+            ``False`` they return ``None`` in place of ``obs`` (masks only, for rollouts).
+
+    The state is held in arrays of B rows (bitmasks of card ids as int64). Read it through the
+    properties, which return copies.
+    """
+
+    def __init__(
+        self,
+        num_tables: int,
+        num_players: int = 4,
+        seed: int | None = None,
+        observations: bool = True,
+    ) -> None:
+        if type(num_tables) is not int or num_tables < 1:
+            raise ValueError(f"num_tables must be an integer >= 1, got {num_tables!r}")
+        if type(observations) is not bool:
+            raise ValueError(f"observations must be True or False, got {observations!r}")
+        self.config = GameConfig(num_players=num_players)  # validates num_players
+        self.num_tables = num_tables
+        self.num_players = num_players
+        self.observations = observations
+        self._rng = np.random.default_rng(seed)
+        self._deck = np.array(cards_of(self.config.deck), dtype=np.int64)
+        self._rows = np.arange(num_tables, dtype=np.int64)
+        self._seat_offsets = np.arange(num_players, dtype=np.int64)
+        # Flat index of (table, seat) into the (B, n) arrays, so that one seat per table is one
+        # 1-D gather or scatter.
+        self._row_base = self._rows * num_players
+        self._ready = False
+
+    # ------------------------------------------------------------------------- public state
+    @property
+    def seat(self) -> np.ndarray:
+        """The acting seat of every table, (B,) int64."""
+        self._check_ready()
+        return self._current.copy()
+
+    @property
+    def phase(self) -> np.ndarray:
+        """The :class:`~boon_env.rules.Phase` of every table's round, (B,) int8."""
+        self._check_ready()
+        return self._phase.copy()
+
+    @property
+    def legal(self) -> np.ndarray:
+        """The legal actions of every acting seat as bitmasks over the 34 actions, (B,) int64."""
+        self._check_ready()
+        return self._legal.copy()
+
+    @property
+    def finished(self) -> FinishedRounds:
+        """The last finished round of every table (picker, Leaster, points, values...)."""
+        self._check_ready()
+        return self._finished
+
+    def action_masks(self) -> np.ndarray:
+        """The legal-action masks of the acting seats, (B, 34) int8."""
+        self._check_ready()
+        return _unpack_masks(self._legal)
+
+    def deal(self, table: int) -> dict[str, Any]:
+        """The current round of ``table``: ``{"hands": [[ids], ...], "boon": [ids],
+        "dealer": d}`` (hands as dealt), the form :meth:`reset` takes in ``deals``."""
+        self._check_ready()
+        if type(table) is not int or not 0 <= table < self.num_tables:
+            raise ValueError(f"table must be an integer 0-{self.num_tables - 1}, got {table!r}")
+        return {
+            "hands": [list(cards_of(int(h))) for h in self._dealt_hands[table]],
+            "boon": list(cards_of(int(self._dealt_boon[table]))),
+            "dealer": int(self._dealer[table]),
+        }
+
+    # ------------------------------------------------------------------------- reset
+    def reset(
+        self, seed: int | None = None, deals: Sequence[dict[str, Any]] | None = None
+    ) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
+        """Deal every table a new first round; returns ``(obs, mask, seat)``.
+
+        Args:
+            seed: reseed the engine's generator first (``None``: keep drawing from it).
+            deals: one ``{"hands": [[ids], ...], "boon": [ids], "dealer": d}`` per table to
+                start from (the form :meth:`deal` returns); without it, every deal and first
+                dealer is drawn from the generator.
+
+        Raises:
+            ValueError: a deal is not a partition of the deck into hands and a Boon of the
+                right sizes, or its dealer is not a seat (naming the table); nothing changes.
+        """
+        n = self.num_players
+        given = self._check_deals(deals) if deals is not None else None
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        b = self.num_tables
+        self._phase = np.empty(b, dtype=np.int8)
+        self._current = np.empty(b, dtype=np.int64)
+        self._dealer = np.empty(b, dtype=np.int64)
+        self._picker = np.empty(b, dtype=np.int64)
+        self._leaster = np.empty(b, dtype=bool)
+        self._passed = np.empty(b, dtype=np.int64)
+        self._boon = np.empty(b, dtype=np.int64)
+        self._discards = np.empty(b, dtype=np.int64)
+        self._discard_count = np.empty(b, dtype=np.int64)
+        self._discard_points = np.empty(b, dtype=np.int64)
+        self._leader = np.empty(b, dtype=np.int64)
+        self._led_suit = np.empty(b, dtype=np.int64)
+        self._trick_cards = np.empty(b, dtype=np.int64)
+        self._trick_size = np.empty(b, dtype=np.int64)
+        self._trick_points = np.empty(b, dtype=np.int64)
+        self._legal = np.zeros(b, dtype=np.int64)
+        # Per seat, flattened to (B * n,): row i * n + s is seat s of table i.
+        self._hands = np.empty(b * n, dtype=np.int64)
+        self._played = np.empty(b * n, dtype=np.int64)
+        self._trick_by_seat = np.empty(b * n, dtype=np.int64)  # the card bit each seat put in
+        self._voids = np.empty(b * n, dtype=np.int64)  # bit s: failed to follow suit s
+        self._points = np.empty(b * n, dtype=np.int64)
+        self._tricks_won = np.empty(b * n, dtype=np.int64)
+        self._dealt_hands = np.empty((b, n), dtype=np.int64)
+        self._dealt_boon = np.empty(b, dtype=np.int64)
+        self._finished = FinishedRounds.empty(b, n)
+        if given is None:
+            dealers = self._rng.integers(n, size=b)
+            hands, boon = self._random_deals(b)
+        else:
+            hands, boon, dealers = given
+        self._start_rounds(self._rows, hands, boon, dealers)
+        self._ready = True
+        self._update_legal()
+        return self._outputs()
+
+    def _check_deals(
+        self, deals: Sequence[dict[str, Any]]
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        if isinstance(deals, (str, bytes, dict)) or not isinstance(deals, Sequence):
+            raise ValueError(f"deals must be a sequence of {self.num_tables} deal dicts")
+        if len(deals) != self.num_tables:
+            raise ValueError(f"deals has {len(deals)} entries, expected one per table")
+        n = self.num_players
+        hands = np.empty((self.num_tables, n), dtype=np.int64)
+        boon = np.empty(self.num_tables, dtype=np.int64)
+        dealers = np.empty(self.num_tables, dtype=np.int64)
+        for table, deal in enumerate(deals):
+            if not isinstance(deal, dict) or set(deal) != {"hands", "boon", "dealer"}:
+                raise ValueError(
+                    f"deals[{table}] must be a dict with exactly the keys 'hands', 'boon' and "
+                    f"'dealer', got {deal!r}"
+                )
+            dealer = deal["dealer"]
+            if isinstance(dealer, bool) or not isinstance(dealer, (int, np.integer)):
+                raise ValueError(
+                    f"deals[{table}]['dealer'] must be a seat 0-{n - 1}, got {dealer!r}"
+                )
+            if not 0 <= dealer < n:
+                raise ValueError(
+                    f"deals[{table}]['dealer'] must be a seat 0-{n - 1}, got {dealer!r}"
+                )
+            try:
+                checked = Deal.from_cards(self.config, deal["hands"], deal["boon"])
+            except (ValueError, TypeError) as error:
+                raise ValueError(f"deals[{table}]: {error}") from None
+            hands[table] = checked.hands
+            boon[table] = checked.boon
+            dealers[table] = dealer
+        return hands, boon, dealers
+
+    def _random_deals(self, count: int) -> tuple[np.ndarray, np.ndarray]:
+        # Shuffle the (reduced) deck for each table, then deal hands in seat order and the rest
+        # to the Boon, as Deal.random does for one table.
+        n, size = self.num_players, self.config.hand_size
+        order = self._rng.permuted(np.broadcast_to(self._deck, (count, self._deck.size)), axis=1)
+        bits = _BIT[order]
+        hands = bits[:, : n * size].reshape(count, n, size).sum(axis=2)  # distinct bits: OR
+        return hands, bits[:, n * size :].sum(axis=1)
+
+    def _start_rounds(
+        self, rows: np.ndarray, hands: np.ndarray, boon: np.ndarray, dealers: np.ndarray
+    ) -> None:
+        n = self.num_players
+        first = (dealers + 1) % n  # the player left of the dealer decides first and leads
+        self._phase[rows] = _PHASE_PICK
+        self._current[rows] = first
+        self._dealer[rows] = dealers
+        self._picker[rows] = -1
+        self._leaster[rows] = False
+        self._passed[rows] = 0
+        self._boon[rows] = boon
+        self._discards[rows] = 0
+        self._discard_count[rows] = 0
+        self._discard_points[rows] = 0
+        self._leader[rows] = first
+        self._led_suit[rows] = _NO_SUIT
+        self._trick_cards[rows] = 0
+        self._trick_size[rows] = 0
+        self._trick_points[rows] = 0
+        self._dealt_hands[rows] = hands
+        self._dealt_boon[rows] = boon
+        seats = (rows[:, None] * n + self._seat_offsets).ravel()
+        self._hands[seats] = hands.ravel()
+        for per_seat in (
+            self._played,
+            self._trick_by_seat,
+            self._voids,
+            self._points,
+            self._tricks_won,
+        ):
+            per_seat[seats] = 0
+
+    # ------------------------------------------------------------------------- step
+    def step(
+        self, actions: np.ndarray
+    ) -> tuple[np.ndarray | None, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Apply every table's action; returns ``(obs, mask, seat, rewards, done)``.
+
+        ``rewards`` (B, n) float32 holds every seat's round value on tables whose round just
+        ended (``done``), else 0. Those tables are dealt their next round (the dealer moves
+        left), and ``obs``, ``mask`` and ``seat`` are that round's first decision.
+
+        Raises:
+            ValueError: ``actions`` is not a (B,) integer array, or an action is illegal on
+                some table (naming the table, the action and the legal ones); no table changes.
+        """
+        self._check_ready()
+        actions = self._check_actions(actions)
+        phase = self._phase
+        # Route every table to its phase's rule; the sets are taken before any table moves on.
+        picking = np.flatnonzero(phase == _PHASE_PICK)
+        discarding = np.flatnonzero(phase == _PHASE_DISCARD)
+        playing = np.flatnonzero(phase == _PHASE_PLAY)
+        self._rewards = np.zeros((self.num_tables, self.num_players), dtype=np.float32)
+        self._done = np.zeros(self.num_tables, dtype=bool)
+        if picking.size:
+            self._pick_or_pass(picking, actions[picking])
+        if discarding.size:
+            self._discard(discarding, actions[discarding])
+        if playing.size:
+            self._play(playing, actions[playing])
+        self._update_legal()
+        obs, mask, seat = self._outputs()
+        return obs, mask, seat, self._rewards, self._done
+
+    def _check_actions(self, actions: Any) -> np.ndarray:
+        array = np.asarray(actions)
+        if array.shape != (self.num_tables,):
+            raise ValueError(
+                f"actions must have shape ({self.num_tables},), one per table, got {array.shape}"
+            )
+        if array.dtype.kind not in "iu":
+            raise ValueError(f"actions must be integers, got dtype {array.dtype}")
+        array = array.astype(np.int64, copy=False)
+        in_range = (array >= 0) & (array < NUM_ACTIONS)
+        legal = in_range & ((self._legal >> np.where(in_range, array, 0)) & 1).astype(bool)
+        if not legal.all():
+            raise ValueError(self._illegal_message(array, np.flatnonzero(~legal)))
+        return array
+
+    def _illegal_message(self, actions: np.ndarray, bad: np.ndarray) -> str:
+        table = int(bad[0])
+        action = int(actions[table])
+        described = action_name(action) if 0 <= action < NUM_ACTIONS else "not an action id 0-33"
+        legal = ", ".join(
+            f"{a} ({action_name(a)})" for a in range(NUM_ACTIONS) if self._legal[table] >> a & 1
+        )
+        others = (
+            f"; {bad.size - 1} other table(s) also got an illegal action" if bad.size > 1 else ""
+        )
+        return (
+            f"illegal action {action} ({described}) at table {table} for seat "
+            f"{int(self._current[table])} in phase {Phase(int(self._phase[table])).name}; "
+            f"legal actions: {legal}{others}. No table was changed."
+        )
+
+    # ------------------------------------------------------------------------- the rules
+    def _pick_or_pass(self, rows: np.ndarray, actions: np.ndarray) -> None:
+        seat = self._current[rows]
+        picks = actions == PICK
+        # The first player to pick takes the Boon into its hand and must bury as many cards.
+        pickers, picker_seat = rows[picks], seat[picks]
+        self._picker[pickers] = picker_seat
+        self._hands[pickers * self.num_players + picker_seat] |= self._boon[pickers]
+        self._phase[pickers] = _PHASE_DISCARD
+        passers, passer_seat = rows[~picks], seat[~picks]
+        self._passed[passers] |= 1 << passer_seat
+        # The dealer decides last: when it passes, everyone has, and the round is a Leaster.
+        last = passer_seat == self._dealer[passers]
+        leasters = passers[last]
+        self._leaster[leasters] = True
+        self._start_play(leasters)
+        self._current[passers[~last]] = (passer_seat[~last] + 1) % self.num_players
+
+    def _discard(self, rows: np.ndarray, cards: np.ndarray) -> None:
+        # Any card of the enlarged hand may be buried; its points count for the picker at the end.
+        bit = _BIT[cards]
+        self._hands[self._row_base[rows] + self._current[rows]] ^= bit
+        self._discards[rows] |= bit
+        self._discard_points[rows] += _CARD_POINTS[cards]
+        self._discard_count[rows] += 1
+        self._start_play(rows[self._discard_count[rows] == self.config.boon_size])
+
+    def _start_play(self, rows: np.ndarray) -> None:
+        # The player left of the dealer leads the first trick, whoever picked.
+        first = (self._dealer[rows] + 1) % self.num_players
+        self._phase[rows] = _PHASE_PLAY
+        self._current[rows] = first
+        self._leader[rows] = first
+
+    def _play(self, rows: np.ndarray, cards: np.ndarray) -> None:
+        seat = self._current[rows]
+        flat = self._row_base[rows] + seat
+        bit = _BIT[cards]
+        self._hands[flat] ^= bit
+        self._played[flat] |= bit
+        self._trick_by_seat[flat] = bit
+        # The first card of a trick sets the led suit.
+        led = self._led_suit[rows]
+        led = np.where(led == _NO_SUIT, _CARD_SUIT[cards], led)
+        self._led_suit[rows] = led
+        # Not following proves the player holds none of the led suit.
+        self._voids[flat] |= ((bit & _SUIT_MASKS[led]) == 0) << led
+        self._trick_cards[rows] |= bit
+        self._trick_points[rows] += _CARD_POINTS[cards]
+        size = self._trick_size[rows] + 1
+        self._trick_size[rows] = size
+        self._current[rows] = (seat + 1) % self.num_players
+        self._finish_tricks(rows[size == self.num_players])
+
+    def _finish_tricks(self, rows: np.ndarray) -> None:
+        if not rows.size:
+            return
+        # Highest gold wins; without gold, the highest card of the led suit. Ids are ordered so
+        # that this is the highest id, i.e. the largest bit, among gold and led-suit cards.
+        contenders = self._trick_cards[rows] & (_SUIT_MASKS[self._led_suit[rows]] | GOLD_MASK)
+        seats = self._row_base[rows][:, None] + self._seat_offsets
+        winner = np.argmax(self._trick_by_seat[seats] & contenders[:, None], axis=1)
+        won = self._row_base[rows] + winner
+        self._points[won] += self._trick_points[rows]
+        self._tricks_won[won] += 1
+        # The winner takes the trick and leads the next one.
+        self._trick_by_seat[seats.ravel()] = 0
+        self._trick_cards[rows] = 0
+        self._trick_points[rows] = 0
+        self._trick_size[rows] = 0
+        self._led_suit[rows] = _NO_SUIT
+        self._leader[rows] = winner
+        self._current[rows] = winner
+        # The round ends when the hands are empty (all the same size after a trick).
+        self._finish_rounds(rows[self._hands[won] == 0])
+
+    def _finish_rounds(self, rows: np.ndarray) -> None:
+        if not rows.size:
+            return
+        n = self.num_players
+        picker = self._picker[rows]
+        leaster = picker < 0
+        seats = self._row_base[rows][:, None] + self._seat_offsets
+        # Buried cards count for the picker at the end of the round.
+        with_picker = rows[~leaster]
+        self._points[self._row_base[with_picker] + picker[~leaster]] += self._discard_points[
+            with_picker
+        ]
+        points = self._points[seats]
+        tricks_won = self._tricks_won[seats]
+        values, leaster_winner = _round_values(picker, points, tricks_won, n)
+        record = self._finished
+        record.rounds[rows] += 1
+        record.dealer[rows] = self._dealer[rows]
+        record.picker[rows] = picker
+        record.leaster[rows] = leaster
+        record.leaster_winner[rows] = leaster_winner
+        record.discards[rows] = self._discards[rows]
+        record.points[rows] = points
+        record.tricks_won[rows] = tricks_won
+        record.values[rows] = values
+        self._rewards[rows] = values
+        self._done[rows] = True
+        # The deal passes left after every round.
+        hands, boon = self._random_deals(rows.size)
+        self._start_rounds(rows, hands, boon, (self._dealer[rows] + 1) % n)
+
+    def _update_legal(self) -> None:
+        phase = self._phase
+        hand = self._hands[self._row_base + self._current]
+        # Follow the led suit if you can (gold is a suit like the others); else play anything.
+        follow = hand & _SUIT_MASKS[self._led_suit]
+        playable = np.where(follow != 0, follow, hand)
+        # In the discard phase the acting seat is the picker: any card of its hand may go.
+        self._legal = np.where(
+            phase == _PHASE_PICK, _PICK_OR_PASS, np.where(phase == _PHASE_PLAY, playable, hand)
+        )
+
+    # ------------------------------------------------------------------------- observations
+    def _outputs(self) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
+        obs = self._encode(self._rows, self._current) if self.observations else None
+        return obs, _unpack_masks(self._legal), self._current.copy()
+
+    def observe(
+        self, tables: np.ndarray | Sequence[int] | None = None, seats: Any = None
+    ) -> np.ndarray:
+        """Observations of ``seats`` (default: the acting seats) at ``tables`` (default: all),
+        shape (len(tables), OBS_SIZE) float32, bit for bit ``boon_env.encoding.encode`` with
+        every seat holding its starting Victory Cards.
+
+        Raises:
+            ValueError: a table or seat out of range, or mismatched shapes.
+        """
+        self._check_ready()
+        rows = self._rows if tables is None else _index_array("tables", tables, self.num_tables)
+        if seats is None:
+            who = self._current[rows]
+        else:
+            who = _index_array("seats", seats, self.num_players)
+            if who.shape != rows.shape:
+                raise ValueError(
+                    f"seats must have one entry per table ({rows.shape}), got {who.shape}"
+                )
+        return self._encode(rows, who)
+
+    def _encode(self, rows: np.ndarray, seat: np.ndarray) -> np.ndarray:
+        n = self.num_players
+        count = rows.size
+        # Relative seats: row r of a seat-indexed piece is absolute seat (seat + r) % n.
+        relative = self._row_base[rows][:, None] + (seat[:, None] + self._seat_offsets) % n
+        picker = self._picker[rows]
+        is_picker = picker == seat  # only the picker has seen the Boon and knows its discards
+        words = np.zeros((count, _WORDS), dtype="<u4")
+        words[:, _HAND_W] = self._hands[self._row_base[rows] + seat]
+        words[:, _BOON_W] = np.where(is_picker, self._boon[rows], 0)
+        words[:, _DISCARDS_W] = np.where(is_picker, self._discards[rows], 0)
+        words[:, _TRICK_W : _TRICK_W + n] = self._trick_by_seat[relative]
+        words[:, _PLAYED_W : _PLAYED_W + n] = self._played[relative]
+        flags = self._flags(rows, seat, picker, relative)
+        words[:, _FLAGS_W] = flags & 0xFFFFFFFF
+        words[:, _FLAGS_W + 1] = flags >> 32
+        obs = np.empty((count, OBS_SIZE), dtype=np.float32)
+        obs[:, :_BITS] = np.unpackbits(words.view(np.uint8), axis=1, count=_BITS, bitorder="little")
+        # The fractions are computed in float64 and rounded once to float32, as encode() does.
+        tail = np.zeros((count, _TAIL))
+        tail[:, _POINTS_T : _POINTS_T + n] = self._points[relative] / TOTAL_POINTS
+        tail[:, _TRICKS_T : _TRICKS_T + n] = self._tricks_won[relative] / self.config.num_tricks
+        vc = self.config.starting_victory_cards
+        tail[:, _VC_T : _VC_T + n] = vc / (vc * n)
+        obs[:, _BITS:] = tail
+        return obs
+
+    def _flags(
+        self, rows: np.ndarray, seat: np.ndarray, picker: np.ndarray, relative: np.ndarray
+    ) -> np.ndarray:
+        # The one-hot and 0/1 pieces from "phase" to "voids" as bits of one int64 per table.
+        n = self.num_players
+        phase = self._phase[rows].astype(np.int64)
+        role = np.where(
+            self._leaster[rows],
+            ROLE_LEASTER,
+            np.where(
+                picker < 0, ROLE_UNDECIDED, np.where(picker == seat, ROLE_PICKER, ROLE_DEFENDER)
+            ),
+        )
+        passed = self._passed[rows]  # rotated so that bit 0 is the observer
+        passed = ((passed >> seat) | (passed << (n - seat))) & ((1 << n) - 1)
+        voids = (self._voids[relative] << (_VOIDS_F + 4 * self._seat_offsets)).sum(axis=1)
+        return (
+            (1 << phase)
+            | (1 << (_ROLE_F + role))
+            | (1 << (_NUM_PLAYERS_F + PLAYER_COUNTS.index(n)))
+            | (1 << (_DEALER_F + (self._dealer[rows] - seat) % n))
+            | ((picker >= 0).astype(np.int64) << (_PICKER_F + (picker - seat) % n))
+            | (
+                (phase == _PHASE_PLAY).astype(np.int64)
+                << (_LEADER_F + (self._leader[rows] - seat) % n)
+            )
+            | (passed << _PASSED_F)
+            | voids
+        )
+
+    def _check_ready(self) -> None:
+        if not self._ready:
+            raise RuntimeError("call reset() before using the tables")
+
+
+def _round_values(
+    picker: np.ndarray, points: np.ndarray, tricks_won: np.ndarray, n: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Uncapped Victory-Card values per seat of finished rounds, and the Leaster winners.
+
+    Picker rounds: every defender pays the picker its stake (negative: the picker pays each).
+    Leasters: among the seats that won a trick, the sole one with the fewest points is paid 1
+    by every other seat; a tie for the fewest pays nobody.
+    """
+    count = picker.size
+    rows = np.arange(count)
+    leaster = picker < 0
+    picker_seat = np.where(leaster, 0, picker)
+    stake = _STAKE[points[rows, picker_seat]]
+    values = np.repeat(-stake[:, None], n, axis=1)
+    values[rows, picker_seat] = stake * (n - 1)
+    qualified_points = np.where(tricks_won > 0, points, TOTAL_POINTS + 1)
+    lowest = qualified_points == qualified_points.min(axis=1, keepdims=True)
+    sole = lowest.sum(axis=1) == 1
+    winner = np.where(leaster & sole, np.argmax(lowest, axis=1), -1)
+    leaster_values = np.where(sole[:, None], np.where(lowest, n - 1, -1), 0)
+    values = np.where(leaster[:, None], leaster_values, values)
+    return values, winner
+
+
+def _unpack_masks(legal: np.ndarray) -> np.ndarray:
+    # Each int64 bitmask is 8 little-endian bytes; the first 34 bits are the actions.
+    return np.unpackbits(
+        legal.astype("<i8", copy=False).view(np.uint8).reshape(-1, 8),
+        axis=1,
+        count=NUM_ACTIONS,
+        bitorder="little",
+    ).view(np.int8)
+
+
+def _index_array(name: str, values: Any, size: int) -> np.ndarray:
+    array = np.asarray(values)
+    if array.ndim != 1 or array.dtype.kind not in "iu":
+        raise ValueError(f"{name} must be a 1-D integer array, got {array!r}")
+    array = array.astype(np.int64, copy=False)
+    if array.size and (array.min() < 0 or array.max() >= size):
+        raise ValueError(f"{name} must lie in 0-{size - 1}, got {array.tolist()}")
+    return array
