@@ -73,6 +73,7 @@ from boon_env.encoding import (
 from boon_env.rules import (
     GOLD_MASK,
     NUM_ACTIONS,
+    NUM_CARDS,
     PASS,
     PICK,
     PLAYER_COUNTS,
@@ -91,42 +92,38 @@ from boon_env.rules import (
 __all__ = ["FinishedRounds", "VectorBoon"]
 
 # ------------------------------------------------------------------------- lookup tables
-# Indexed by action id (0-33); the pick and pass rows are zero so that card-only tables can be
-# looked up with any legal action.
+# Indexed by action id (0-33); the pick and pass rows are zero so that card tables can be looked
+# up with any legal action.
 _BIT = np.array([1 << a for a in range(NUM_ACTIONS)], dtype=np.int64)
 _CARD_POINTS = np.array([*POINTS, 0, 0], dtype=np.int64)
 _CARD_SUIT = np.array([*SUIT_OF, 0, 0], dtype=np.int64)
 # Suit masks by suit index; index 4 (no card led yet) follows no suit.
 _NO_SUIT = len(SUIT_MASK)
 _SUIT_MASKS = np.array([*SUIT_MASK, 0], dtype=np.int64)
+_SUITS = len(SUIT_MASK)
 _PICK_OR_PASS = (1 << PICK) | (1 << PASS)
 # What each defender pays the picker, by the picker's points (negative: the picker pays).
 _STAKE = np.array([picker_stake(p) for p in range(TOTAL_POINTS + 1)], dtype=np.int64)
-
 _PHASE_PICK, _PHASE_DISCARD, _PHASE_PLAY = int(Phase.PICK), int(Phase.DISCARD), int(Phase.PLAY)
 
 # ------------------------------------------------------------------------- observation layout
-# The 0/1 part of the observation is built as 32-bit words and unpacked in one numpy call:
-# every card piece starts on a multiple of 32, so a card bitmask is one word; the one-hot and
-# flag pieces from "phase" up to "points" fit in one 64-bit word (two 32-bit words).
+# The 0/1 part of the observation (everything before "points") is built as 32-bit words and
+# unpacked in one numpy call: every card piece starts on a multiple of 32 (tests/test_vector.py
+# checks it), so a card bitmask is one word, and the one-hot and flag pieces from "phase" up to
+# "points" fit in one 64-bit flags word.
 _BITS = OFFSETS["points"]
-_FLAGS = OFFSETS["phase"]
-_CARD_PIECES = ("hand", "boon", "discards", "trick", "played")
-if any(OFFSETS[name] % 32 for name in (*_CARD_PIECES, "phase")) or _BITS - _FLAGS > 64:
-    raise ImportError("boon_env.vector expects card pieces on 32-bit word boundaries")
 _WORDS = -(-_BITS // 32)
-_HAND_W, _BOON_W, _DISCARDS_W, _TRICK_W, _PLAYED_W = (OFFSETS[p] // 32 for p in _CARD_PIECES)
-_FLAGS_W = _FLAGS // 32
+_HAND_W, _BOON_W, _DISCARDS_W, _TRICK_W, _PLAYED_W, _FLAGS_W = (
+    OFFSETS[p] // 32 for p in ("hand", "boon", "discards", "trick", "played", "phase")
+)
 # Bit positions inside the flags word.
 _ROLE_F, _NUM_PLAYERS_F, _DEALER_F, _PICKER_F, _LEADER_F, _PASSED_F, _VOIDS_F = (
-    OFFSETS[p] - _FLAGS
+    OFFSETS[p] - OFFSETS["phase"]
     for p in ("role", "num_players", "dealer", "picker", "leader", "passed", "voids")
 )
-# Where the three fraction pieces sit in the tail of the vector after the bits.
-_POINTS_T, _TRICKS_T, _VC_T = (
-    OFFSETS[p] - _BITS for p in ("points", "tricks_won", "victory_cards")
+_POINTS_AT, _TRICKS_AT, _VICTORY_AT = (
+    OFFSETS[p] for p in ("points", "tricks_won", "victory_cards")
 )
-_TAIL = OBS_SIZE - _BITS
 
 
 @dataclass
@@ -188,8 +185,8 @@ class VectorBoon:
         observations: build the acting seats' observations in ``reset`` and ``step``; with
             ``False`` they return ``None`` in place of ``obs`` (masks only, for rollouts).
 
-    The state is held in arrays of B rows (bitmasks of card ids as int64). Read it through the
-    properties, which return copies.
+    The state is held in arrays of B rows, card sets as int64 bitmasks (bit ``c`` = card id
+    ``c``). Read it through the properties and methods, which return copies.
     """
 
     def __init__(
@@ -205,15 +202,27 @@ class VectorBoon:
             raise ValueError(f"observations must be True or False, got {observations!r}")
         self.config = GameConfig(num_players=num_players)  # validates num_players
         self.num_tables = num_tables
-        self.num_players = num_players
+        self.num_players = n = num_players
         self.observations = observations
         self._rng = np.random.default_rng(seed)
         self._deck = np.array(cards_of(self.config.deck), dtype=np.int64)
         self._rows = np.arange(num_tables, dtype=np.int64)
-        self._seat_offsets = np.arange(num_players, dtype=np.int64)
-        # Flat index of (table, seat) into the (B, n) arrays, so that one seat per table is one
-        # 1-D gather or scatter.
-        self._row_base = self._rows * num_players
+        # Seat arithmetic by table lookup (integer % is several times slower in numpy):
+        # the seat to the left, a seat relative to an observer, every seat in relative order.
+        seats = np.arange(n, dtype=np.int64)
+        self._seats = seats
+        self._left_of = (seats + 1) % n
+        self._relative = np.arange(-n, n, dtype=np.int64) % n  # [a - b + n] = (a - b) % n
+        self._rotation = (seats[:, None] + seats) % n  # [seat, r] = absolute seat of row r
+        # Flat index of (table, seat) into the (B, n) arrays, for one-seat-per-table access.
+        self._row_base = self._rows * n
+        # The observation's fractions, computed in float64 and rounded once, as encode() does.
+        self._point_fractions = (np.arange(TOTAL_POINTS + 1) / TOTAL_POINTS).astype(np.float32)
+        tricks = self.config.num_tricks
+        self._trick_fractions = (np.arange(tricks + 1) / tricks).astype(np.float32)
+        held = self.config.starting_victory_cards
+        self._victory_fraction = np.float32(held / (held * n))
+        self._num_players_flag = 1 << (_NUM_PLAYERS_F + PLAYER_COUNTS.index(n))
         self._ready = False
 
     # ------------------------------------------------------------------------- public state
@@ -231,29 +240,31 @@ class VectorBoon:
 
     @property
     def legal(self) -> np.ndarray:
-        """The legal actions of every acting seat as bitmasks over the 34 actions, (B,) int64."""
+        """The acting seats' legal actions as bitmasks over the 34 actions, (B,) int64."""
         self._check_ready()
         return self._legal.copy()
 
     @property
     def finished(self) -> FinishedRounds:
-        """The last finished round of every table (picker, Leaster, points, values...)."""
+        """The last finished round of every table (picker, Leaster, points, values, ...)."""
         self._check_ready()
         return self._finished
 
     def action_masks(self) -> np.ndarray:
-        """The legal-action masks of the acting seats, (B, 34) int8."""
+        """The acting seats' legal-action masks, (B, 34) int8."""
         self._check_ready()
         return _unpack_masks(self._legal)
 
     def deal(self, table: int) -> dict[str, Any]:
-        """The current round of ``table``: ``{"hands": [[ids], ...], "boon": [ids],
-        "dealer": d}`` (hands as dealt), the form :meth:`reset` takes in ``deals``."""
+        """The current round of ``table`` as dealt: ``{"hands": [[ids], ...], "boon": [ids],
+        "dealer": d}``, the form :meth:`reset` takes in ``deals``."""
         self._check_ready()
-        if type(table) is not int or not 0 <= table < self.num_tables:
+        if isinstance(table, bool) or not isinstance(table, (int, np.integer)):
+            raise ValueError(f"table must be an integer 0-{self.num_tables - 1}, got {table!r}")
+        if not 0 <= table < self.num_tables:
             raise ValueError(f"table must be an integer 0-{self.num_tables - 1}, got {table!r}")
         return {
-            "hands": [list(cards_of(int(h))) for h in self._dealt_hands[table]],
+            "hands": [list(cards_of(int(hand))) for hand in self._dealt_hands[table]],
             "boon": list(cards_of(int(self._dealt_boon[table]))),
             "dealer": int(self._dealer[table]),
         }
@@ -267,41 +278,47 @@ class VectorBoon:
         Args:
             seed: reseed the engine's generator first (``None``: keep drawing from it).
             deals: one ``{"hands": [[ids], ...], "boon": [ids], "dealer": d}`` per table to
-                start from (the form :meth:`deal` returns); without it, every deal and first
-                dealer is drawn from the generator.
+                start from (the form :meth:`deal` returns); without it, every first deal and
+                first dealer is drawn from the generator. Later rounds are always drawn.
 
         Raises:
-            ValueError: a deal is not a partition of the deck into hands and a Boon of the
-                right sizes, or its dealer is not a seat (naming the table); nothing changes.
+            ValueError: ``deals`` is not one deal per table, or a deal is not a partition of
+                the deck into hands and a Boon of the right sizes, or its dealer is not a seat
+                (naming the table); the engine is then left as it was.
         """
-        n = self.num_players
         given = self._check_deals(deals) if deals is not None else None
         if seed is not None:
             self._rng = np.random.default_rng(seed)
-        b = self.num_tables
+        b, n = self.num_tables, self.num_players
         self._phase = np.empty(b, dtype=np.int8)
         self._current = np.empty(b, dtype=np.int64)
         self._dealer = np.empty(b, dtype=np.int64)
-        self._picker = np.empty(b, dtype=np.int64)
+        self._picker = np.empty(b, dtype=np.int64)  # -1: nobody (yet, or a Leaster)
         self._leaster = np.empty(b, dtype=bool)
-        self._passed = np.empty(b, dtype=np.int64)
+        self._passed = np.empty(b, dtype=np.int64)  # bit s: seat s passed
         self._boon = np.empty(b, dtype=np.int64)
         self._discards = np.empty(b, dtype=np.int64)
         self._discard_count = np.empty(b, dtype=np.int64)
         self._discard_points = np.empty(b, dtype=np.int64)
         self._leader = np.empty(b, dtype=np.int64)
-        self._led_suit = np.empty(b, dtype=np.int64)
+        self._led_suit = np.empty(b, dtype=np.int64)  # _NO_SUIT while the trick is empty
         self._trick_cards = np.empty(b, dtype=np.int64)
-        self._trick_size = np.empty(b, dtype=np.int64)
         self._trick_points = np.empty(b, dtype=np.int64)
+        self._voids = np.empty(b, dtype=np.int64)  # bit 4 * s + suit: seat s failed to follow
+        self._owner = np.zeros(b * NUM_CARDS, dtype=np.int64)  # [i * 32 + c]: who played c
         self._legal = np.zeros(b, dtype=np.int64)
-        # Per seat, flattened to (B * n,): row i * n + s is seat s of table i.
-        self._hands = np.empty(b * n, dtype=np.int64)
-        self._played = np.empty(b * n, dtype=np.int64)
-        self._trick_by_seat = np.empty(b * n, dtype=np.int64)  # the card bit each seat put in
-        self._voids = np.empty(b * n, dtype=np.int64)  # bit s: failed to follow suit s
-        self._points = np.empty(b * n, dtype=np.int64)
-        self._tricks_won = np.empty(b * n, dtype=np.int64)
+        # Per seat, (B, n); the *_flat views index seat s of table i at i * n + s.
+        self._hands = np.empty((b, n), dtype=np.int64)
+        self._played = np.empty((b, n), dtype=np.int64)
+        self._trick_by_seat = np.empty((b, n), dtype=np.int64)  # the card bit each seat put in
+        self._points = np.empty((b, n), dtype=np.int64)
+        self._tricks_won = np.empty((b, n), dtype=np.int64)
+        self._hands_flat, self._played_flat, self._trick_by_seat_flat = (
+            a.reshape(-1) for a in (self._hands, self._played, self._trick_by_seat)
+        )
+        self._points_flat, self._tricks_won_flat = (
+            a.reshape(-1) for a in (self._points, self._tricks_won)
+        )
         self._dealt_hands = np.empty((b, n), dtype=np.int64)
         self._dealt_boon = np.empty(b, dtype=np.int64)
         self._finished = FinishedRounds.empty(b, n)
@@ -319,9 +336,13 @@ class VectorBoon:
         self, deals: Sequence[dict[str, Any]]
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         if isinstance(deals, (str, bytes, dict)) or not isinstance(deals, Sequence):
-            raise ValueError(f"deals must be a sequence of {self.num_tables} deal dicts")
+            raise ValueError(
+                f"deals must be a sequence of {self.num_tables} deal dicts, got {deals!r}"
+            )
         if len(deals) != self.num_tables:
-            raise ValueError(f"deals has {len(deals)} entries, expected one per table")
+            raise ValueError(
+                f"deals has {len(deals)} entries, expected {self.num_tables} (one per table)"
+            )
         n = self.num_players
         hands = np.empty((self.num_tables, n), dtype=np.int64)
         boon = np.empty(self.num_tables, dtype=np.int64)
@@ -333,17 +354,17 @@ class VectorBoon:
                     f"'dealer', got {deal!r}"
                 )
             dealer = deal["dealer"]
-            if isinstance(dealer, bool) or not isinstance(dealer, (int, np.integer)):
-                raise ValueError(
-                    f"deals[{table}]['dealer'] must be a seat 0-{n - 1}, got {dealer!r}"
-                )
-            if not 0 <= dealer < n:
+            if (
+                isinstance(dealer, bool)
+                or not isinstance(dealer, (int, np.integer))
+                or not 0 <= dealer < n
+            ):
                 raise ValueError(
                     f"deals[{table}]['dealer'] must be a seat 0-{n - 1}, got {dealer!r}"
                 )
             try:
                 checked = Deal.from_cards(self.config, deal["hands"], deal["boon"])
-            except (ValueError, TypeError) as error:
+            except (TypeError, ValueError) as error:
                 raise ValueError(f"deals[{table}]: {error}") from None
             hands[table] = checked.hands
             boon[table] = checked.boon
@@ -351,46 +372,43 @@ class VectorBoon:
         return hands, boon, dealers
 
     def _random_deals(self, count: int) -> tuple[np.ndarray, np.ndarray]:
-        # Shuffle the (reduced) deck for each table, then deal hands in seat order and the rest
-        # to the Boon, as Deal.random does for one table.
+        # Shuffle the (reduced) deck for each table (sorting random keys), then deal the hands
+        # in seat order and the rest to the Boon, as Deal.random does for one table.
         n, size = self.num_players, self.config.hand_size
-        order = self._rng.permuted(np.broadcast_to(self._deck, (count, self._deck.size)), axis=1)
-        bits = _BIT[order]
+        order = np.argsort(self._rng.random((count, self._deck.size)), axis=1)
+        bits = _BIT[self._deck[order]]
         hands = bits[:, : n * size].reshape(count, n, size).sum(axis=2)  # distinct bits: OR
         return hands, bits[:, n * size :].sum(axis=1)
 
     def _start_rounds(
         self, rows: np.ndarray, hands: np.ndarray, boon: np.ndarray, dealers: np.ndarray
     ) -> None:
-        n = self.num_players
-        first = (dealers + 1) % n  # the player left of the dealer decides first and leads
+        first = self._left_of[dealers]  # the player left of the dealer decides first and leads
         self._phase[rows] = _PHASE_PICK
         self._current[rows] = first
         self._dealer[rows] = dealers
         self._picker[rows] = -1
         self._leaster[rows] = False
-        self._passed[rows] = 0
         self._boon[rows] = boon
-        self._discards[rows] = 0
-        self._discard_count[rows] = 0
-        self._discard_points[rows] = 0
         self._leader[rows] = first
         self._led_suit[rows] = _NO_SUIT
-        self._trick_cards[rows] = 0
-        self._trick_size[rows] = 0
-        self._trick_points[rows] = 0
+        self._hands[rows] = hands
         self._dealt_hands[rows] = hands
         self._dealt_boon[rows] = boon
-        seats = (rows[:, None] * n + self._seat_offsets).ravel()
-        self._hands[seats] = hands.ravel()
-        for per_seat in (
+        for per_table in (
+            self._passed,
+            self._discards,
+            self._discard_count,
+            self._discard_points,
+            self._trick_cards,
+            self._trick_points,
+            self._voids,
             self._played,
             self._trick_by_seat,
-            self._voids,
             self._points,
             self._tricks_won,
         ):
-            per_seat[seats] = 0
+            per_table[rows] = 0
 
     # ------------------------------------------------------------------------- step
     def step(
@@ -434,26 +452,26 @@ class VectorBoon:
         if array.dtype.kind not in "iu":
             raise ValueError(f"actions must be integers, got dtype {array.dtype}")
         array = array.astype(np.int64, copy=False)
-        in_range = (array >= 0) & (array < NUM_ACTIONS)
-        legal = in_range & ((self._legal >> np.where(in_range, array, 0)) & 1).astype(bool)
+        # numpy shifts by a negative or too large amount give 0: such actions are illegal too.
+        legal = (self._legal >> array) & 1
         if not legal.all():
-            raise ValueError(self._illegal_message(array, np.flatnonzero(~legal)))
+            raise ValueError(self._illegal_message(array, np.flatnonzero(legal == 0)))
         return array
 
     def _illegal_message(self, actions: np.ndarray, bad: np.ndarray) -> str:
         table = int(bad[0])
         action = int(actions[table])
-        described = action_name(action) if 0 <= action < NUM_ACTIONS else "not an action id 0-33"
+        known = 0 <= action < NUM_ACTIONS
         legal = ", ".join(
             f"{a} ({action_name(a)})" for a in range(NUM_ACTIONS) if self._legal[table] >> a & 1
         )
-        others = (
-            f"; {bad.size - 1} other table(s) also got an illegal action" if bad.size > 1 else ""
-        )
+        others = f"; {bad.size - 1} more table(s) got an illegal action" if bad.size > 1 else ""
         return (
-            f"illegal action {action} ({described}) at table {table} for seat "
-            f"{int(self._current[table])} in phase {Phase(int(self._phase[table])).name}; "
-            f"legal actions: {legal}{others}. No table was changed."
+            f"illegal action {action} "
+            f"({action_name(action) if known else f'not an action id 0-{NUM_ACTIONS - 1}'}) "
+            f"at table {table} for seat {int(self._current[table])} in phase "
+            f"{Phase(int(self._phase[table])).name}; legal actions: {legal}{others}. "
+            "No table was changed."
         )
 
     # ------------------------------------------------------------------------- the rules
@@ -463,29 +481,29 @@ class VectorBoon:
         # The first player to pick takes the Boon into its hand and must bury as many cards.
         pickers, picker_seat = rows[picks], seat[picks]
         self._picker[pickers] = picker_seat
-        self._hands[pickers * self.num_players + picker_seat] |= self._boon[pickers]
+        self._hands_flat[self._row_base[pickers] + picker_seat] |= self._boon[pickers]
         self._phase[pickers] = _PHASE_DISCARD
         passers, passer_seat = rows[~picks], seat[~picks]
         self._passed[passers] |= 1 << passer_seat
         # The dealer decides last: when it passes, everyone has, and the round is a Leaster.
         last = passer_seat == self._dealer[passers]
-        leasters = passers[last]
-        self._leaster[leasters] = True
-        self._start_play(leasters)
-        self._current[passers[~last]] = (passer_seat[~last] + 1) % self.num_players
+        self._leaster[passers[last]] = True
+        self._start_play(passers[last])
+        self._current[passers[~last]] = self._left_of[passer_seat[~last]]
 
     def _discard(self, rows: np.ndarray, cards: np.ndarray) -> None:
         # Any card of the enlarged hand may be buried; its points count for the picker at the end.
         bit = _BIT[cards]
-        self._hands[self._row_base[rows] + self._current[rows]] ^= bit
+        self._hands_flat[self._row_base[rows] + self._current[rows]] ^= bit
         self._discards[rows] |= bit
         self._discard_points[rows] += _CARD_POINTS[cards]
-        self._discard_count[rows] += 1
-        self._start_play(rows[self._discard_count[rows] == self.config.boon_size])
+        count = self._discard_count[rows] + 1
+        self._discard_count[rows] = count
+        self._start_play(rows[count == self.config.boon_size])
 
     def _start_play(self, rows: np.ndarray) -> None:
         # The player left of the dealer leads the first trick, whoever picked.
-        first = (self._dealer[rows] + 1) % self.num_players
+        first = self._left_of[self._dealer[rows]]
         self._phase[rows] = _PHASE_PLAY
         self._current[rows] = first
         self._leader[rows] = first
@@ -494,59 +512,53 @@ class VectorBoon:
         seat = self._current[rows]
         flat = self._row_base[rows] + seat
         bit = _BIT[cards]
-        self._hands[flat] ^= bit
-        self._played[flat] |= bit
-        self._trick_by_seat[flat] = bit
+        self._hands_flat[flat] ^= bit
+        self._played_flat[flat] |= bit
+        self._trick_by_seat_flat[flat] = bit
+        self._owner[rows * NUM_CARDS + cards] = seat
         # The first card of a trick sets the led suit.
         led = self._led_suit[rows]
         led = np.where(led == _NO_SUIT, _CARD_SUIT[cards], led)
         self._led_suit[rows] = led
         # Not following proves the player holds none of the led suit.
-        self._voids[flat] |= ((bit & _SUIT_MASKS[led]) == 0) << led
+        self._voids[rows] |= ((bit & _SUIT_MASKS[led]) == 0) << (_SUITS * seat + led)
         self._trick_cards[rows] |= bit
         self._trick_points[rows] += _CARD_POINTS[cards]
-        size = self._trick_size[rows] + 1
-        self._trick_size[rows] = size
-        self._current[rows] = (seat + 1) % self.num_players
-        self._finish_tricks(rows[size == self.num_players])
+        after = self._left_of[seat]
+        self._current[rows] = after
+        # The trick is complete when play has come round to its leader again.
+        self._finish_tricks(rows[after == self._leader[rows]])
 
     def _finish_tricks(self, rows: np.ndarray) -> None:
         if not rows.size:
             return
         # Highest gold wins; without gold, the highest card of the led suit. Ids are ordered so
-        # that this is the highest id, i.e. the largest bit, among gold and led-suit cards.
+        # that this is the highest id among the trick's gold and led-suit cards.
         contenders = self._trick_cards[rows] & (_SUIT_MASKS[self._led_suit[rows]] | GOLD_MASK)
-        seats = self._row_base[rows][:, None] + self._seat_offsets
-        winner = np.argmax(self._trick_by_seat[seats] & contenders[:, None], axis=1)
+        winner = self._owner[rows * NUM_CARDS + _highest_card(contenders)]
         won = self._row_base[rows] + winner
-        self._points[won] += self._trick_points[rows]
-        self._tricks_won[won] += 1
+        self._points_flat[won] += self._trick_points[rows]
+        self._tricks_won_flat[won] += 1
         # The winner takes the trick and leads the next one.
-        self._trick_by_seat[seats.ravel()] = 0
+        self._trick_by_seat[rows] = 0
         self._trick_cards[rows] = 0
         self._trick_points[rows] = 0
-        self._trick_size[rows] = 0
         self._led_suit[rows] = _NO_SUIT
         self._leader[rows] = winner
         self._current[rows] = winner
         # The round ends when the hands are empty (all the same size after a trick).
-        self._finish_rounds(rows[self._hands[won] == 0])
+        self._finish_rounds(rows[self._hands_flat[won] == 0])
 
     def _finish_rounds(self, rows: np.ndarray) -> None:
         if not rows.size:
             return
-        n = self.num_players
         picker = self._picker[rows]
         leaster = picker < 0
-        seats = self._row_base[rows][:, None] + self._seat_offsets
         # Buried cards count for the picker at the end of the round.
-        with_picker = rows[~leaster]
-        self._points[self._row_base[with_picker] + picker[~leaster]] += self._discard_points[
-            with_picker
-        ]
-        points = self._points[seats]
-        tricks_won = self._tricks_won[seats]
-        values, leaster_winner = _round_values(picker, points, tricks_won, n)
+        picked = rows[~leaster]
+        self._points_flat[self._row_base[picked] + picker[~leaster]] += self._discard_points[picked]
+        points, tricks_won = self._points[rows], self._tricks_won[rows]
+        values, leaster_winner = _round_values(picker, points, tricks_won)
         record = self._finished
         record.rounds[rows] += 1
         record.dealer[rows] = self._dealer[rows]
@@ -561,11 +573,11 @@ class VectorBoon:
         self._done[rows] = True
         # The deal passes left after every round.
         hands, boon = self._random_deals(rows.size)
-        self._start_rounds(rows, hands, boon, (self._dealer[rows] + 1) % n)
+        self._start_rounds(rows, hands, boon, self._left_of[self._dealer[rows]])
 
     def _update_legal(self) -> None:
         phase = self._phase
-        hand = self._hands[self._row_base + self._current]
+        hand = self._hands_flat[self._row_base + self._current]
         # Follow the led suit if you can (gold is a suit like the others); else play anything.
         follow = hand & _SUIT_MASKS[self._led_suit]
         playable = np.where(follow != 0, follow, hand)
@@ -579,83 +591,73 @@ class VectorBoon:
         obs = self._encode(self._rows, self._current) if self.observations else None
         return obs, _unpack_masks(self._legal), self._current.copy()
 
-    def observe(
-        self, tables: np.ndarray | Sequence[int] | None = None, seats: Any = None
-    ) -> np.ndarray:
-        """Observations of ``seats`` (default: the acting seats) at ``tables`` (default: all),
-        shape (len(tables), OBS_SIZE) float32, bit for bit ``boon_env.encoding.encode`` with
-        every seat holding its starting Victory Cards.
+    def observe(self, tables: Any = None, seats: Any = None) -> np.ndarray:
+        """The observations of ``seats`` (default: the acting seats) at ``tables`` (default:
+        every table), shape (len(tables), OBS_SIZE) float32: bit for bit
+        ``boon_env.encoding.encode(round, seat, victory_cards)`` with every seat holding its
+        starting Victory Cards. Use it to observe only the tables where a policy acts.
 
         Raises:
-            ValueError: a table or seat out of range, or mismatched shapes.
+            ValueError: ``tables`` or ``seats`` is not a 1-D integer array in range, or they
+                differ in length.
         """
         self._check_ready()
         rows = self._rows if tables is None else _index_array("tables", tables, self.num_tables)
         if seats is None:
-            who = self._current[rows]
-        else:
-            who = _index_array("seats", seats, self.num_players)
-            if who.shape != rows.shape:
-                raise ValueError(
-                    f"seats must have one entry per table ({rows.shape}), got {who.shape}"
-                )
+            return self._encode(rows, self._current[rows])
+        who = _index_array("seats", seats, self.num_players)
+        if who.shape != rows.shape:
+            raise ValueError(f"seats must have one entry per table ({rows.size}), got {who.size}")
         return self._encode(rows, who)
 
     def _encode(self, rows: np.ndarray, seat: np.ndarray) -> np.ndarray:
         n = self.num_players
-        count = rows.size
+        base = self._row_base[rows]
         # Relative seats: row r of a seat-indexed piece is absolute seat (seat + r) % n.
-        relative = self._row_base[rows][:, None] + (seat[:, None] + self._seat_offsets) % n
-        picker = self._picker[rows]
-        is_picker = picker == seat  # only the picker has seen the Boon and knows its discards
-        words = np.zeros((count, _WORDS), dtype="<u4")
-        words[:, _HAND_W] = self._hands[self._row_base[rows] + seat]
-        words[:, _BOON_W] = np.where(is_picker, self._boon[rows], 0)
-        words[:, _DISCARDS_W] = np.where(is_picker, self._discards[rows], 0)
-        words[:, _TRICK_W : _TRICK_W + n] = self._trick_by_seat[relative]
-        words[:, _PLAYED_W : _PLAYED_W + n] = self._played[relative]
-        flags = self._flags(rows, seat, picker, relative)
+        relative = base[:, None] + self._rotation[seat]
+        is_picker = self._picker[rows] == seat  # only the picker saw the Boon and its discards
+        words = np.zeros((rows.size, _WORDS), dtype="<u4")
+        words[:, _HAND_W] = self._hands_flat[base + seat]
+        words[:, _BOON_W] = self._boon[rows] * is_picker
+        words[:, _DISCARDS_W] = self._discards[rows] * is_picker
+        words[:, _TRICK_W : _TRICK_W + n] = self._trick_by_seat_flat[relative]
+        words[:, _PLAYED_W : _PLAYED_W + n] = self._played_flat[relative]
+        flags = self._flags(rows, seat)
         words[:, _FLAGS_W] = flags & 0xFFFFFFFF
         words[:, _FLAGS_W + 1] = flags >> 32
-        obs = np.empty((count, OBS_SIZE), dtype=np.float32)
+        obs = np.empty((rows.size, OBS_SIZE), dtype=np.float32)
         obs[:, :_BITS] = np.unpackbits(words.view(np.uint8), axis=1, count=_BITS, bitorder="little")
-        # The fractions are computed in float64 and rounded once to float32, as encode() does.
-        tail = np.zeros((count, _TAIL))
-        tail[:, _POINTS_T : _POINTS_T + n] = self._points[relative] / TOTAL_POINTS
-        tail[:, _TRICKS_T : _TRICKS_T + n] = self._tricks_won[relative] / self.config.num_tricks
-        vc = self.config.starting_victory_cards
-        tail[:, _VC_T : _VC_T + n] = vc / (vc * n)
-        obs[:, _BITS:] = tail
+        obs[:, _BITS:] = 0  # rows past the table's size
+        obs[:, _POINTS_AT : _POINTS_AT + n] = self._point_fractions[self._points_flat[relative]]
+        obs[:, _TRICKS_AT : _TRICKS_AT + n] = self._trick_fractions[self._tricks_won_flat[relative]]
+        obs[:, _VICTORY_AT : _VICTORY_AT + n] = self._victory_fraction
         return obs
 
-    def _flags(
-        self, rows: np.ndarray, seat: np.ndarray, picker: np.ndarray, relative: np.ndarray
-    ) -> np.ndarray:
-        # The one-hot and 0/1 pieces from "phase" to "voids" as bits of one int64 per table.
+    def _flags(self, rows: np.ndarray, seat: np.ndarray) -> np.ndarray:
+        # The pieces from "phase" to "voids" as the bits of one int64 per observation.
         n = self.num_players
         phase = self._phase[rows].astype(np.int64)
+        picker = self._picker[rows]
+        picker_at = self._relative[picker - seat + n]
         role = np.where(
             self._leaster[rows],
             ROLE_LEASTER,
             np.where(
-                picker < 0, ROLE_UNDECIDED, np.where(picker == seat, ROLE_PICKER, ROLE_DEFENDER)
+                picker < 0, ROLE_UNDECIDED, np.where(picker_at == 0, ROLE_PICKER, ROLE_DEFENDER)
             ),
         )
-        passed = self._passed[rows]  # rotated so that bit 0 is the observer
-        passed = ((passed >> seat) | (passed << (n - seat))) & ((1 << n) - 1)
-        voids = (self._voids[relative] << (_VOIDS_F + 4 * self._seat_offsets)).sum(axis=1)
         return (
             (1 << phase)
             | (1 << (_ROLE_F + role))
-            | (1 << (_NUM_PLAYERS_F + PLAYER_COUNTS.index(n)))
-            | (1 << (_DEALER_F + (self._dealer[rows] - seat) % n))
-            | ((picker >= 0).astype(np.int64) << (_PICKER_F + (picker - seat) % n))
+            | self._num_players_flag
+            | (1 << (_DEALER_F + self._relative[self._dealer[rows] - seat + n]))
+            | ((picker >= 0) << (_PICKER_F + picker_at))
             | (
-                (phase == _PHASE_PLAY).astype(np.int64)
-                << (_LEADER_F + (self._leader[rows] - seat) % n)
+                (phase == _PHASE_PLAY)
+                << (_LEADER_F + self._relative[self._leader[rows] - seat + n])
             )
-            | (passed << _PASSED_F)
-            | voids
+            | (_rotate(self._passed[rows], seat, n) << _PASSED_F)
+            | (_rotate(self._voids[rows], _SUITS * seat, _SUITS * n) << _VOIDS_F)
         )
 
     def _check_ready(self) -> None:
@@ -664,32 +666,41 @@ class VectorBoon:
 
 
 def _round_values(
-    picker: np.ndarray, points: np.ndarray, tricks_won: np.ndarray, n: int
+    picker: np.ndarray, points: np.ndarray, tricks_won: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Uncapped Victory-Card values per seat of finished rounds, and the Leaster winners.
+    """Uncapped Victory-Card values per seat of finished rounds, and their Leaster winners.
 
     Picker rounds: every defender pays the picker its stake (negative: the picker pays each).
     Leasters: among the seats that won a trick, the sole one with the fewest points is paid 1
     by every other seat; a tie for the fewest pays nobody.
     """
-    count = picker.size
-    rows = np.arange(count)
-    leaster = picker < 0
-    picker_seat = np.where(leaster, 0, picker)
-    stake = _STAKE[points[rows, picker_seat]]
-    values = np.repeat(-stake[:, None], n, axis=1)
-    values[rows, picker_seat] = stake * (n - 1)
-    qualified_points = np.where(tricks_won > 0, points, TOTAL_POINTS + 1)
-    lowest = qualified_points == qualified_points.min(axis=1, keepdims=True)
-    sole = lowest.sum(axis=1) == 1
-    winner = np.where(leaster & sole, np.argmax(lowest, axis=1), -1)
-    leaster_values = np.where(sole[:, None], np.where(lowest, n - 1, -1), 0)
-    values = np.where(leaster[:, None], leaster_values, values)
+    count, n = points.shape
+    is_picker = np.arange(n) == picker[:, None]
+    stake = _STAKE[(points * is_picker).sum(axis=1)][:, None]
+    values = np.where(is_picker, stake * (n - 1), -stake)
+    winner = np.full(count, -1, dtype=np.int64)
+    leasters = np.flatnonzero(picker < 0)
+    if leasters.size:
+        qualified = np.where(tricks_won[leasters] > 0, points[leasters], TOTAL_POINTS + 1)
+        fewest = qualified == qualified.min(axis=1, keepdims=True)
+        sole = fewest.sum(axis=1) == 1
+        winner[leasters] = np.where(sole, np.argmax(fewest, axis=1), -1)
+        values[leasters] = np.where(sole[:, None], np.where(fewest, n - 1, -1), 0)
     return values, winner
 
 
+def _highest_card(masks: np.ndarray) -> np.ndarray:
+    # float64 holds these 32-bit masks exactly, and frexp's exponent is their bit length.
+    return np.frexp(masks.astype(np.float64))[1] - 1
+
+
+def _rotate(bits: np.ndarray, shift: np.ndarray, width: int) -> np.ndarray:
+    # Rotate ``width``-bit fields right by ``shift``: seat-indexed bits become observer-first.
+    return ((bits >> shift) | (bits << (width - shift))) & ((1 << width) - 1)
+
+
 def _unpack_masks(legal: np.ndarray) -> np.ndarray:
-    # Each int64 bitmask is 8 little-endian bytes; the first 34 bits are the actions.
+    # Each int64 bitmask is 8 little-endian bytes; their first 34 bits are the actions.
     return np.unpackbits(
         legal.astype("<i8", copy=False).view(np.uint8).reshape(-1, 8),
         axis=1,

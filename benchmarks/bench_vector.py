@@ -1,0 +1,141 @@
+"""Throughput of the batched engine (``boon_env.vector.VectorBoon``) beside the scalar one.
+
+Run: ``python benchmarks/bench_vector.py [--tables 1024] [--players 3 4 5] [--repeats 5]
+[--json]``. On one core (the thread variables below are set before numpy loads), for each
+player count and in the same run, it measures decisions/s of random legal play:
+
+- ``scalar``: the ``boon_env.rules`` engine, one table and one decision at a time, no
+  observations (``boon_env.bench.bench_engine``);
+- ``vector+obs``: ``VectorBoon`` building every acting seat's observation and mask;
+- ``vector``: ``VectorBoon(observations=False)``, masks only (rollout mode).
+
+The vector engine is driven from Python: each step picks a uniformly random legal action per
+table from the returned masks, and that choice is part of the measured time. Every figure is
+the median of ``--repeats`` interleaved runs; ``x scalar`` is the ratio to the scalar median of
+the same run.
+"""
+
+from __future__ import annotations
+
+import os
+
+for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ[_variable] = "1"  # one core: set before numpy is imported
+
+import argparse  # noqa: E402
+import json  # noqa: E402
+import platform  # noqa: E402
+import statistics  # noqa: E402
+import time  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+from boon_env.bench import bench_engine  # noqa: E402
+from boon_env.vector import VectorBoon  # noqa: E402
+
+ENGINES = ("scalar", "vector+obs", "vector")
+
+
+def random_legal_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A uniformly random legal action per row of an int8 (B, 34) mask."""
+    legal = np.flatnonzero(mask)  # (row, action) pairs as flat indices, row-major
+    counts = np.count_nonzero(mask, axis=1)
+    first = np.cumsum(counts) - counts
+    chosen = legal[first + (rng.random(mask.shape[0]) * counts).astype(np.int64)]
+    return chosen - np.arange(0, mask.size, mask.shape[1])
+
+
+def bench_vector(
+    num_players: int, tables: int, steps: int, observations: bool, seed: int = 0
+) -> tuple[float, float]:
+    """Decisions/s and rounds/s of ``steps`` steps of random legal play on ``tables`` tables
+    (after enough warm-up steps for the tables' rounds to drift apart)."""
+    venv = VectorBoon(tables, num_players, seed=seed, observations=observations)
+    rng = np.random.default_rng(seed + 1)
+    _obs, mask, _seat = venv.reset()
+    for _ in range(100):
+        _obs, mask, _seat, _rewards, _done = venv.step(random_legal_actions(mask, rng))
+    rounds = 0
+    start = time.perf_counter()
+    for _ in range(steps):
+        _obs, mask, _seat, _rewards, done = venv.step(random_legal_actions(mask, rng))
+        rounds += int(done.sum())
+    elapsed = time.perf_counter() - start
+    return steps * tables / elapsed, rounds / elapsed
+
+
+def measure(args: argparse.Namespace) -> list[dict[str, object]]:
+    """Every engine at every player count, ``args.repeats`` interleaved runs each."""
+    results = []
+    for n in args.players:
+        runs: dict[str, list[tuple[float, float]]] = {name: [] for name in ENGINES}
+        for repeat in range(args.repeats):
+            seed = args.seed + repeat
+            scalar = bench_engine(n, args.rounds, seed)
+            runs["scalar"].append((scalar.decisions_per_second, scalar.rounds_per_second))
+            runs["vector+obs"].append(bench_vector(n, args.tables, args.obs_steps, True, seed))
+            runs["vector"].append(bench_vector(n, args.tables, args.steps, False, seed))
+        scalar_median = statistics.median(d for d, _ in runs["scalar"])
+        for name in ENGINES:
+            decisions = statistics.median(d for d, _ in runs[name])
+            results.append(
+                {
+                    "players": n,
+                    "engine": name,
+                    "decisions_per_second": decisions,
+                    "rounds_per_second": statistics.median(r for _, r in runs[name]),
+                    "x_scalar": decisions / scalar_median,
+                    "runs": [d for d, _ in runs[name]],
+                }
+            )
+    return results
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The benchmark's options."""
+    parser.add_argument("--tables", type=int, default=1024, help="B, tables of the vector engine")
+    parser.add_argument("--steps", type=int, default=600, help="timed steps, masks only")
+    parser.add_argument("--obs-steps", type=int, default=200, help="timed steps, observations")
+    parser.add_argument("--rounds", type=int, default=3000, help="rounds per scalar run")
+    parser.add_argument(
+        "--players", type=int, nargs="+", default=[3, 4, 5], help="player counts to measure"
+    )
+    parser.add_argument("--repeats", type=int, default=5, help="interleaved runs per figure")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the deals and the moves")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+
+
+def run(args: argparse.Namespace) -> None:
+    """Measure and print a table (or JSON) for parsed ``args``."""
+    results = measure(args)
+    if args.json:
+        report = {
+            "tables": args.tables,
+            "repeats": args.repeats,
+            "machine": platform.processor() or platform.machine(),
+            "python": platform.python_version(),
+            "numpy": np.__version__,
+            "load_average": os.getloadavg(),
+            "results": results,
+        }
+        print(json.dumps(report, indent=2))
+        return
+    print(f"B = {args.tables} tables, one core, median of {args.repeats} runs")
+    print(f"{'players':>7}  {'engine':<10}  {'decisions/s':>12}  {'rounds/s':>10}  {'x scalar':>8}")
+    for row in results:
+        print(
+            f"{row['players']:>7}  {row['engine']:<10}  {row['decisions_per_second']:>12,.0f}  "
+            f"{row['rounds_per_second']:>10,.0f}  {row['x_scalar']:>8.1f}"
+        )
+    print("load average (1, 5, 15 min): " + ", ".join(f"{x:.2f}" for x in os.getloadavg()))
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Parse ``argv`` and print the benchmark."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    add_arguments(parser)
+    run(parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    main()
