@@ -104,6 +104,18 @@ _SUITS = len(SUIT_MASK)
 _PICK_OR_PASS = (1 << PICK) | (1 << PASS)
 # What each defender pays the picker, by the picker's points (negative: the picker pays).
 _STAKE = np.array([picker_stake(p) for p in range(TOTAL_POINTS + 1)], dtype=np.int64)
+# Bit counting and selection by 12-bit chunks (three cover the 34 actions): the number of set
+# bits of each chunk value, and the position of its k-th lowest set bit.
+_CHUNK = 12
+_CHUNK_MASK = (1 << _CHUNK) - 1
+_CHUNK_COUNT = np.array([v.bit_count() for v in range(1 << _CHUNK)], dtype=np.int64)
+_CHUNK_SELECT = np.array(  # flat: [value * _CHUNK + k]
+    [
+        [b for b in range(_CHUNK) if v >> b & 1] + [0] * (_CHUNK - v.bit_count())
+        for v in range(1 << _CHUNK)
+    ],
+    dtype=np.int64,
+).ravel()
 _PHASE_PICK, _PHASE_DISCARD, _PHASE_PLAY = int(Phase.PICK), int(Phase.DISCARD), int(Phase.PLAY)
 
 # ------------------------------------------------------------------------- observation layout
@@ -254,6 +266,12 @@ class VectorBoon:
         """The acting seats' legal-action masks, (B, 34) int8."""
         self._check_ready()
         return _unpack_masks(self._legal)
+
+    def random_actions(self, rng: np.random.Generator) -> np.ndarray:
+        """A uniformly random legal action of every acting seat, (B,) int64, drawn from
+        ``rng`` (random players, rollouts)."""
+        self._check_ready()
+        return _random_bits(self._legal, rng.random(self.num_tables))
 
     def deal(self, table: int) -> dict[str, Any]:
         """The current round of ``table`` as dealt: ``{"hands": [[ids], ...], "boon": [ids],
@@ -694,6 +712,20 @@ def _highest_card(masks: np.ndarray) -> np.ndarray:
     return np.frexp(masks.astype(np.float64))[1] - 1
 
 
+def _random_bits(masks: np.ndarray, uniforms: np.ndarray) -> np.ndarray:
+    # A set bit of each (34-bit) mask, chosen by a uniform in [0, 1): count the set bits of its
+    # three 12-bit chunks, find the chunk that holds the chosen one, select it within the chunk.
+    low, mid, high = masks & _CHUNK_MASK, masks >> _CHUNK & _CHUNK_MASK, masks >> 2 * _CHUNK
+    below_mid = _CHUNK_COUNT[low]
+    below_high = below_mid + _CHUNK_COUNT[mid]
+    nth = (uniforms * (below_high + _CHUNK_COUNT[high])).astype(np.int64)
+    in_low, in_mid = nth < below_mid, nth < below_high
+    chunk = np.where(in_low, low, np.where(in_mid, mid, high))
+    before = np.where(in_low, 0, np.where(in_mid, below_mid, below_high))
+    shift = np.where(in_low, 0, np.where(in_mid, _CHUNK, 2 * _CHUNK))
+    return shift + _CHUNK_SELECT[chunk * _CHUNK + nth - before]
+
+
 def _rotate(bits: np.ndarray, shift: np.ndarray, width: int) -> np.ndarray:
     # Rotate ``width``-bit fields right by ``shift``: seat-indexed bits become observer-first.
     return ((bits >> shift) | (bits << (width - shift))) & ((1 << width) - 1)
@@ -711,6 +743,8 @@ def _unpack_masks(legal: np.ndarray) -> np.ndarray:
 
 def _index_array(name: str, values: Any, size: int) -> np.ndarray:
     array = np.asarray(values)
+    if array.shape == (0,):
+        return np.zeros(0, dtype=np.int64)  # an empty list is float64 to numpy
     if array.ndim != 1 or array.dtype.kind not in "iu":
         raise ValueError(f"{name} must be a 1-D integer array, got {array!r}")
     array = array.astype(np.int64, copy=False)
