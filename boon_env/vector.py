@@ -22,9 +22,11 @@ seat takes one action, so a step is B decisions.
 ((8, 482), (8, 34), (8,))
 >>> rng = np.random.default_rng(0)
 >>> for _ in range(200):  # random legal play
-...     actions = np.argmax(rng.random(mask.shape) * mask, axis=1)
+...     actions = venv.random_actions(rng)  # or a policy's choice given obs and mask
 ...     obs, mask, seat, rewards, done = venv.step(actions)
->>> bool((rewards.sum(axis=1) == 0).all())  # round values are zero-sum
+>>> int(venv.finished.rounds.sum())  # rounds finished over all tables
+43
+>>> bool((venv.finished.values.sum(axis=1) == 0).all())  # round values are zero-sum
 True
 
 ```

@@ -606,3 +606,13 @@ def test_card_pieces_start_on_32_bit_words() -> None:
     for name in ("hand", "boon", "discards", "trick", "played", "phase"):
         assert OFFSETS[name] % 32 == 0, name
     assert OFFSETS["points"] - OFFSETS["phase"] <= 64
+
+
+def test_module_docstring_example_runs() -> None:
+    import doctest
+
+    from boon_env import vector
+
+    result = doctest.testmod(vector)
+    assert result.attempted > 0
+    assert result.failed == 0
