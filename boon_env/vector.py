@@ -186,6 +186,9 @@ class FinishedRounds:
         )
 
 
+_RECORD_FIELDS = tuple(FinishedRounds.__dataclass_fields__)
+
+
 class VectorBoon:
     """``num_tables`` Boon tables of ``num_players`` each, stepped together; see the module
     docstring.
@@ -224,7 +227,6 @@ class VectorBoon:
         # Seat arithmetic by table lookup (integer % is several times slower in numpy):
         # the seat to the left, a seat relative to an observer, every seat in relative order.
         seats = np.arange(n, dtype=np.int64)
-        self._seats = seats
         self._left_of = (seats + 1) % n
         self._relative = np.arange(-n, n, dtype=np.int64) % n  # [a - b + n] = (a - b) % n
         self._rotation = (seats[:, None] + seats) % n  # [seat, r] = absolute seat of row r
@@ -262,7 +264,8 @@ class VectorBoon:
     def finished(self) -> FinishedRounds:
         """The last finished round of every table (picker, Leaster, points, values, ...)."""
         self._check_ready()
-        return self._finished
+        record = self._finished
+        return FinishedRounds(**{name: getattr(record, name).copy() for name in _RECORD_FIELDS})
 
     def action_masks(self) -> np.ndarray:
         """The acting seats' legal-action masks, (B, 34) int8."""
