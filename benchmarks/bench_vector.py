@@ -5,7 +5,7 @@ Run: ``python benchmarks/bench_vector.py [--tables 1024] [--players 3 4 5] [--re
 player count and in the same run, it measures decisions/s of random legal play:
 
 - ``scalar``: the ``boon_env.rules`` engine, one table and one decision at a time, no
-  observations (``boon_env.bench.bench_engine``);
+  observations (``agents.bench.bench_engine``);
 - ``vector+obs``: ``VectorBoon`` building every acting seat's observation and mask;
 - ``vector``: ``VectorBoon(observations=False)``, masks only (rollout mode).
 
@@ -30,7 +30,7 @@ import time  # noqa: E402
 
 import numpy as np  # noqa: E402
 
-from boon_env.bench import bench_engine  # noqa: E402
+from agents.bench import bench_engine  # noqa: E402
 from boon_env.vector import VectorBoon  # noqa: E402
 
 ENGINES = ("scalar", "vector+obs", "vector")

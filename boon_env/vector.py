@@ -52,8 +52,8 @@ one after another with uncapped values and keeps no Victory-Card holdings, so th
 `rewards[i, s]` is seat `s`'s uncapped Victory-Card value of the round that table `i` just
 finished, and 0 on tables whose round goes on. A picker with stake `k` (from its points band:
 -2, -1, +1, +2) gets `k * (n - 1)` and every defender `-k`; a Leaster's sole winner gets
-`n - 1` and every other seat `-1`; a tied Leaster gives 0 to all. These are the payouts of
-`boon_env.rules.settle` when nobody is short of Victory Cards.
+`n - 1` and every other seat `-1`; a tied Leaster gives 0 to all: what
+`boon_env.rules.round_value` gives for the round (`settle` caps it by the players' holdings).
 """
 
 from __future__ import annotations

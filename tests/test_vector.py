@@ -32,7 +32,7 @@ from boon_env.rules import (
     card_name,
     cards_of,
     leaster_winner,
-    settle,
+    round_value,
 )
 from boon_env.vector import VectorBoon
 
@@ -159,7 +159,7 @@ def play_alongside(
             if not state.is_over:
                 assert not rewards[table].any()
                 continue
-            assert tuple(rewards[table]) == settle(state, [100] * n).payout
+            assert tuple(rewards[table]) == round_value(state)
             record = venv.finished
             assert record.values[table].tolist() == rewards[table].tolist()
             assert record.points[table].tolist() == state.points
