@@ -6,6 +6,8 @@ player count and in the same run, it measures decisions/s of random legal play:
 
 - ``scalar``: the ``boon_env.rules`` engine, one table and one decision at a time, no
   observations (``agents.bench.bench_engine``);
+- ``env()``: ``boon_v0.env()`` with its wrappers, observation and mask at every step
+  (``agents.bench.bench_env``);
 - ``vector+obs``: ``VectorBoon`` building every acting seat's observation and mask;
 - ``vector``: ``VectorBoon(observations=False)``, masks only (rollout mode).
 
@@ -30,10 +32,10 @@ import time  # noqa: E402
 
 import numpy as np  # noqa: E402
 
-from agents.bench import bench_engine  # noqa: E402
+from agents.bench import bench_engine, bench_env  # noqa: E402
 from boon_env.vector import VectorBoon  # noqa: E402
 
-ENGINES = ("scalar", "vector+obs", "vector")
+ENGINES = ("scalar", "env()", "vector+obs", "vector")
 
 
 def bench_vector(
@@ -64,6 +66,8 @@ def measure(args: argparse.Namespace) -> list[dict[str, object]]:
             seed = args.seed + repeat
             scalar = bench_engine(n, args.rounds, seed)
             runs["scalar"].append((scalar.decisions_per_second, scalar.rounds_per_second))
+            env = bench_env(n, args.env_rounds, seed)
+            runs["env()"].append((env.decisions_per_second, env.rounds_per_second))
             runs["vector+obs"].append(bench_vector(n, args.tables, args.obs_steps, True, seed))
             runs["vector"].append(bench_vector(n, args.tables, args.steps, False, seed))
         scalar_median = statistics.median(d for d, _ in runs["scalar"])
@@ -88,6 +92,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--steps", type=int, default=600, help="timed steps, masks only")
     parser.add_argument("--obs-steps", type=int, default=200, help="timed steps, observations")
     parser.add_argument("--rounds", type=int, default=3000, help="rounds per scalar run")
+    parser.add_argument("--env-rounds", type=int, default=300, help="rounds per env() run")
     parser.add_argument(
         "--players", type=int, nargs="+", default=[3, 4, 5], help="player counts to measure"
     )
