@@ -213,12 +213,14 @@ class VectorBoon:
         seed: int | None = None,
         observations: bool = True,
     ) -> None:
-        if type(num_tables) is not int or num_tables < 1:
+        if isinstance(num_tables, bool) or not isinstance(num_tables, (int, np.integer)):
+            raise ValueError(f"num_tables must be an integer >= 1, got {num_tables!r}")
+        if num_tables < 1:
             raise ValueError(f"num_tables must be an integer >= 1, got {num_tables!r}")
         if type(observations) is not bool:
             raise ValueError(f"observations must be True or False, got {observations!r}")
         self.config = GameConfig(num_players=num_players)  # validates num_players
-        self.num_tables = num_tables
+        self.num_tables = num_tables = int(num_tables)
         self.num_players = n = num_players
         self.observations = observations
         self._rng = np.random.default_rng(seed)
