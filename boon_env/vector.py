@@ -401,7 +401,7 @@ class VectorBoon:
         # in seat order and the rest to the Boon, as Deal.random does for one table.
         n, size = self.num_players, self.config.hand_size
         order = np.argsort(self._rng.random((count, self._deck.size)), axis=1)
-        bits = _BIT[self._deck[order]]
+        bits = _BIT.take(self._deck.take(order))
         hands = bits[:, : n * size].reshape(count, n, size).sum(axis=2)  # distinct bits: OR
         return hands, bits[:, n * size :].sum(axis=1)
 
@@ -582,7 +582,7 @@ class VectorBoon:
         # Buried cards count for the picker at the end of the round.
         picked = rows[~leaster]
         self._points_flat[self._row_base[picked] + picker[~leaster]] += self._discard_points[picked]
-        points, tricks_won = self._points[rows], self._tricks_won[rows]
+        points, tricks_won = self._points.take(rows, axis=0), self._tricks_won.take(rows, axis=0)
         values, leaster_winner = _round_values(picker, points, tricks_won)
         record = self._finished
         record.rounds[rows] += 1
@@ -639,7 +639,7 @@ class VectorBoon:
         n = self.num_players
         base = self._row_base[rows]
         # Relative seats: row r of a seat-indexed piece is absolute seat (seat + r) % n.
-        relative = base[:, None] + self._rotation[seat]
+        relative = base[:, None] + self._rotation.take(seat, axis=0)
         is_picker = self._picker[rows] == seat  # only the picker saw the Boon and its discards
         words = np.zeros((rows.size, _WORDS), dtype="<u4")
         words[:, _HAND_W] = self._hands_flat[base + seat]
