@@ -57,30 +57,50 @@ def bench_vector(
     return steps * tables / elapsed, rounds / elapsed
 
 
+def machine() -> str:
+    """The processor's name where Linux tells it, else the architecture."""
+    try:
+        with open("/proc/cpuinfo") as info:
+            names = [
+                line.split(":", 1)[1].strip() for line in info if line.startswith("model name")
+            ]
+    except OSError:
+        names = []
+    return names[0] if names else platform.machine()
+
+
+def measure_once(engine: str, n: int, args: argparse.Namespace, seed: int) -> tuple[float, float]:
+    """Decisions/s and rounds/s of one run of ``engine`` at ``n`` players."""
+    if engine == "scalar":
+        result = bench_engine(n, args.rounds, seed)
+    elif engine == "env()":
+        result = bench_env(n, args.env_rounds, seed)
+    else:
+        observations = engine == "vector+obs"
+        steps = args.obs_steps if observations else args.steps
+        return bench_vector(n, args.tables, steps, observations, seed)
+    return result.decisions_per_second, result.rounds_per_second
+
+
 def measure(args: argparse.Namespace) -> list[dict[str, object]]:
-    """Every engine at every player count, ``args.repeats`` interleaved runs each."""
+    """The chosen engines at every player count, ``args.repeats`` interleaved runs each."""
     results = []
     for n in args.players:
-        runs: dict[str, list[tuple[float, float]]] = {name: [] for name in ENGINES}
+        runs: dict[str, list[tuple[float, float]]] = {name: [] for name in args.engines}
         for repeat in range(args.repeats):
-            seed = args.seed + repeat
-            scalar = bench_engine(n, args.rounds, seed)
-            runs["scalar"].append((scalar.decisions_per_second, scalar.rounds_per_second))
-            env = bench_env(n, args.env_rounds, seed)
-            runs["env()"].append((env.decisions_per_second, env.rounds_per_second))
-            runs["vector+obs"].append(bench_vector(n, args.tables, args.obs_steps, True, seed))
-            runs["vector"].append(bench_vector(n, args.tables, args.steps, False, seed))
-        scalar_median = statistics.median(d for d, _ in runs["scalar"])
-        for name in ENGINES:
-            decisions = statistics.median(d for d, _ in runs[name])
+            for name in args.engines:
+                runs[name].append(measure_once(name, n, args, args.seed + repeat))
+        scalar = statistics.median(d for d, _ in runs["scalar"]) if "scalar" in runs else None
+        for name, measured in runs.items():
+            decisions = statistics.median(d for d, _ in measured)
             results.append(
                 {
                     "players": n,
                     "engine": name,
                     "decisions_per_second": decisions,
-                    "rounds_per_second": statistics.median(r for _, r in runs[name]),
-                    "x_scalar": decisions / scalar_median,
-                    "runs": [d for d, _ in runs[name]],
+                    "rounds_per_second": statistics.median(r for _, r in measured),
+                    "x_scalar": None if scalar is None else decisions / scalar,
+                    "runs": [d for d, _ in measured],
                 }
             )
     return results
@@ -98,6 +118,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--repeats", type=int, default=5, help="interleaved runs per figure")
     parser.add_argument("--seed", type=int, default=0, help="seed of the deals and the moves")
+    parser.add_argument(
+        "--engines", nargs="+", choices=ENGINES, default=list(ENGINES), help="engines to measure"
+    )
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
 
 
@@ -108,7 +131,7 @@ def run(args: argparse.Namespace) -> None:
         report = {
             "tables": args.tables,
             "repeats": args.repeats,
-            "machine": platform.processor() or platform.machine(),
+            "machine": machine(),
             "python": platform.python_version(),
             "numpy": np.__version__,
             "load_average": os.getloadavg(),
@@ -116,12 +139,17 @@ def run(args: argparse.Namespace) -> None:
         }
         print(json.dumps(report, indent=2))
         return
-    print(f"B = {args.tables} tables, one core, median of {args.repeats} runs")
+    print(
+        f"B = {args.tables} tables, one core, median of {args.repeats} runs; "
+        f"{machine()}, Python {platform.python_version()}, "
+        f"numpy {np.__version__}"
+    )
     print(f"{'players':>7}  {'engine':<10}  {'decisions/s':>12}  {'rounds/s':>10}  {'x scalar':>8}")
     for row in results:
+        ratio = "-" if row["x_scalar"] is None else f"{row['x_scalar']:.1f}"
         print(
             f"{row['players']:>7}  {row['engine']:<10}  {row['decisions_per_second']:>12,.0f}  "
-            f"{row['rounds_per_second']:>10,.0f}  {row['x_scalar']:>8.1f}"
+            f"{row['rounds_per_second']:>10,.0f}  {ratio:>8}"
         )
     print("load average (1, 5, 15 min): " + ", ".join(f"{x:.2f}" for x in os.getloadavg()))
 

@@ -7,8 +7,13 @@ must give identical legal masks, bit-identical observations and identical round 
 
 from __future__ import annotations
 
+import doctest
+import json
 import random
+import subprocess
+import sys
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -19,7 +24,7 @@ from hypothesis import strategies as st
 from test_env_contract import BURY_30
 from test_rules_scripted import BURY_29, SWEEP_BOON, SWEEP_HANDS
 
-from boon_env import boon_v0
+from boon_env import boon_v0, vector
 from boon_env.encoding import OBS_SIZE, OFFSETS, action_mask, encode
 from boon_env.rules import (
     NUM_ACTIONS,
@@ -609,10 +614,21 @@ def test_card_pieces_start_on_32_bit_words() -> None:
 
 
 def test_module_docstring_example_runs() -> None:
-    import doctest
-
-    from boon_env import vector
-
     result = doctest.testmod(vector)
     assert result.attempted > 0
     assert result.failed == 0
+
+
+def test_the_benchmark_runs_with_a_tiny_budget() -> None:
+    script = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_vector.py"
+    budget = "--tables 8 --steps 3 --obs-steps 3 --rounds 2 --env-rounds 1 --repeats 1"
+    result = subprocess.run(
+        [sys.executable, str(script), *budget.split(), "--players", "3", "5", "--json"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    report = json.loads(result.stdout)
+    rows = {(row["players"], row["engine"]) for row in report["results"]}
+    assert rows == {(n, e) for n in (3, 5) for e in ("scalar", "env()", "vector+obs", "vector")}
+    assert all(row["decisions_per_second"] > 0 for row in report["results"])
