@@ -99,10 +99,10 @@ __all__ = ["FinishedRounds", "VectorBoon"]
 _BIT = np.array([1 << a for a in range(NUM_ACTIONS)], dtype=np.int64)
 _CARD_POINTS = np.array([*POINTS, 0, 0], dtype=np.int64)
 _CARD_SUIT = np.array([*SUIT_OF, 0, 0], dtype=np.int64)
-# Suit masks by suit index; index 4 (no card led yet) follows no suit.
-_NO_SUIT = len(SUIT_MASK)
-_SUIT_MASKS = np.array([*SUIT_MASK, 0], dtype=np.int64)
+# Suit masks by suit index; the extra index _NO_SUIT (no card led yet) follows no suit.
 _SUITS = len(SUIT_MASK)
+_NO_SUIT = _SUITS
+_SUIT_MASKS = np.array([*SUIT_MASK, 0], dtype=np.int64)
 _PICK_OR_PASS = (1 << PICK) | (1 << PASS)
 # What each defender pays the picker, by the picker's points (negative: the picker pays).
 _STAKE = np.array([picker_stake(p) for p in range(TOTAL_POINTS + 1)], dtype=np.int64)
