@@ -34,7 +34,7 @@ from starlette.responses import FileResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
-from starlette.websockets import WebSocket
+from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from agents.search import SearchParams
 from agents.specs import make_agent
@@ -334,8 +334,11 @@ async def _play_socket(server: _Server, websocket: WebSocket) -> None:
         except Exception:
             _log.exception("error while handling a message")
             replies = [{"type": "error", "error": "internal error; the game did not change"}]
-        for reply in replies:
-            await websocket.send_json(reply)
+        try:
+            for reply in replies:
+                await websocket.send_json(reply)
+        except WebSocketDisconnect:
+            return  # the tab closed while its replies were being prepared
 
 
 def _same_origin(websocket: WebSocket) -> bool:

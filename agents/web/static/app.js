@@ -364,6 +364,10 @@ function drawAdvice() {
     }
     if (box.childElementCount) target.append(box);
   }
+  const parts = [];
+  if ($("coach").checked && ui.advice.policy) parts.push("% = the trained model's probability");
+  if (ui.advice.search) parts.push("± = the search player's estimate of your Victory Cards this round");
+  if (parts.length) $("you").append(el("span", "advice legend", `Coach: ${parts.join(" · ")}`));
 }
 
 // ------------------------------------------------------------------------------ summary
@@ -437,17 +441,27 @@ function showFrame(message) {
   else closeSummary();
 }
 
+// Steps are counted from the last frame asked for, so fast clicks are not lost while the
+// frames are on their way.
 function stepTo(round, step) {
   const replay = ui.replay;
   if (round < 0 || round >= replay.rounds) return;
-  requestFrame(round, Math.max(0, step));
+  const steps = round === replay.round ? replay.steps : Infinity;
+  replay.wanted = { round, step: Math.min(Math.max(0, step), steps) };
+  requestFrame(replay.wanted.round, replay.wanted.step);
 }
 
 function stepForward() {
   const r = ui.replay;
-  if (r.step < r.steps) stepTo(r.round, r.step + 1);
-  else if (r.round + 1 < r.rounds) stepTo(r.round + 1, 0);
+  const at = r.wanted || r;
+  if (at.step < r.steps || at.round !== r.round) stepTo(at.round, at.step + 1);
+  else if (at.round + 1 < r.rounds) stepTo(at.round + 1, 0);
   else toggleAutoplay(false);
+}
+
+function stepBack() {
+  const at = ui.replay.wanted || ui.replay;
+  stepTo(at.round, at.step - 1);
 }
 
 function toggleAutoplay(on) {
@@ -533,16 +547,16 @@ window.addEventListener("DOMContentLoaded", () => {
     else send({ type: "next", game: ui.game });
   });
   $("close-summary").addEventListener("click", closeSummary);
-  $("prev-round").addEventListener("click", () => stepTo(ui.replay.round - 1, 0));
-  $("next-round").addEventListener("click", () => stepTo(ui.replay.round + 1, 0));
-  $("step-back").addEventListener("click", () => stepTo(ui.replay.round, ui.replay.step - 1));
+  $("prev-round").addEventListener("click", () => stepTo((ui.replay.wanted || ui.replay).round - 1, 0));
+  $("next-round").addEventListener("click", () => stepTo((ui.replay.wanted || ui.replay).round + 1, 0));
+  $("step-back").addEventListener("click", stepBack);
   $("step-forward").addEventListener("click", stepForward);
   $("autoplay").addEventListener("click", () => toggleAutoplay());
   $("step-slider").addEventListener("input", () => stepTo(ui.replay.round, Number($("step-slider").value)));
   document.addEventListener("keydown", (event) => {
     if (ui.mode !== "replay") return;
     if (event.key === "ArrowRight") stepForward();
-    if (event.key === "ArrowLeft") stepTo(ui.replay.round, ui.replay.step - 1);
+    if (event.key === "ArrowLeft") stepBack();
   });
   connect();
 });
