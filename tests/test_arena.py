@@ -44,8 +44,8 @@ def test_rotations_replay_the_same_deal_in_every_seat(n: int) -> None:
     deal = make_deal(env.config.game, seed=5, index=2)
     dealer = 1
     recorders = [_Recorder() for _ in range(n)]
-    records = play_deal(env, recorders, deal, dealer, seed=5, index=2)
-    assert len(records) == n * n
+    rounds = play_deal(env, recorders, deal, dealer, seed=5, index=2)
+    assert len(rounds) == n and sum(len(r.records()) for r in rounds) == n * n
     for slot, recorder in enumerate(recorders):
         assert len(recorder.first_seen) == n  # one round per rotation
         for rotation, (hand, relative_dealer) in enumerate(recorder.first_seen):
@@ -59,11 +59,12 @@ def test_rotations_replay_the_same_deal_in_every_seat(n: int) -> None:
 def test_every_rotation_is_zero_sum_and_seats_each_slot_once() -> None:
     env = boon_v0.raw_env(num_players=4)
     agents = [HeuristicAgent() for _ in range(4)]
-    records = play_deal(env, agents, make_deal(env.config.game, 0, 0), 0, seed=0, index=0)
-    for rotation in range(4):
-        rows = records[4 * rotation : 4 * rotation + 4]
+    rounds = play_deal(env, agents, make_deal(env.config.game, 0, 0), 0, seed=0, index=0)
+    for rotation, played in enumerate(rounds):
+        rows = played.records()
+        assert played.rotation == rotation
         assert sorted(r.slot for r in rows) == [0, 1, 2, 3]
-        assert sum(r.payout for r in rows) == 0
+        assert sum(r.value for r in rows) == 0
 
 
 def test_identical_agents_break_even_exactly() -> None:
@@ -90,8 +91,8 @@ def test_same_specs_are_pooled_into_one_entry() -> None:
 
 def test_confidence_interval_is_over_deals() -> None:
     # Slot 0 wins 2, 0 and 1 Victory Cards per round in three deals (two rounds each).
-    def rec(slot: int, payout: int) -> SeatRecord:
-        return SeatRecord(slot, payout, 30, False, False, False)
+    def rec(slot: int, value: int) -> SeatRecord:
+        return SeatRecord(slot, value, 30, False, False, False)
 
     per_deal = [
         [rec(0, 2), rec(1, -2), rec(0, 2), rec(1, -2)],

@@ -11,7 +11,7 @@ import pytest
 
 # The installed console script when it is there (as a user runs it), else the module.
 _SCRIPT = Path(sys.executable).with_name("boon")
-BOON = [str(_SCRIPT)] if _SCRIPT.exists() else [sys.executable, "-m", "boon_env.cli"]
+BOON = [str(_SCRIPT)] if _SCRIPT.exists() else [sys.executable, "-m", "agents.cli"]
 
 
 def _boon(*args: str, stdin: str = "", timeout: float = 120) -> subprocess.CompletedProcess:
@@ -30,7 +30,7 @@ def test_help_everywhere(command: list[str]) -> None:
 def test_play_rejects_bad_input_and_completes_a_round() -> None:
     # Bad entries first, then always the first legal move: enough lines for any round.
     script = "\n".join(["zebra", "0", "99", "gold 99", *["1"] * 40]) + "\n"
-    result = _boon("play", "--seed", "4", "--seat", "1", stdin=script)
+    result = _boon("play", "--seed", "4", "--seat", "1", "--rounds", "1", stdin=script)
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert "'zebra' is not a legal move now" in out
@@ -44,10 +44,25 @@ def test_play_rejects_bad_input_and_completes_a_round() -> None:
 def test_play_by_card_names_for_other_table_sizes(n: int) -> None:
     script = "\n".join(["pass", "pick", *["1"] * 40]) + "\n"
     result = _boon(
-        "play", "--num-players", str(n), "--seed", "2", "--opponents", "random", stdin=script
-    )
+        "play", "--num-players", str(n), "--seed", "2", "--opponents", "random", "--rounds", "1",
+        stdin=script,
+    )  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert "Round over." in result.stdout
+    # One round: the game either goes on (stopped, as asked) or that round already ended it.
+    assert "Stopped after 1 round, as asked." in result.stdout or (
+        "Game over after 1 round." in result.stdout
+    )
+
+
+def test_play_plays_a_whole_game_by_default() -> None:
+    script = "1\n" * 3000  # always the first legal move, for as many rounds as the game lasts
+    result = _boon("play", "--seed", "3", "--opponents", "heuristic", stdin=script)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    rounds = out.count("Round over.")
+    assert rounds >= 2
+    assert f"Game over after {rounds} rounds. Most Victory Cards:" in out
 
 
 def test_play_stops_cleanly_when_input_ends() -> None:

@@ -118,7 +118,7 @@ def test_a_person_plays_a_round_by_clicking(browser, tmp_path):
 
 
 def test_a_replay_steps_forward_and_back_with_every_hand_shown(browser):
-    app = create_app(replay=REPLAY, coach_model=None)
+    app = create_app(replay=REPLAY, coach=False)
     with running(app) as url:
         page, errors = open_page(browser, url + "/")
         expect(page.locator("#replay-where")).to_contain_text("step 0 of 35")

@@ -51,7 +51,7 @@ class Client:
 
 @pytest.fixture
 def app():
-    return create_app(4, ["heuristic"], seed=1, coach_model=None)
+    return create_app(4, ["heuristic"], seed=1, coach=False)
 
 
 @pytest.fixture
@@ -293,7 +293,7 @@ def test_the_number_of_games_is_bounded():
 
 
 def test_a_closed_tab_leaves_nothing_once_its_game_expires():
-    app = create_app(seed=2, idle_timeout=0.3, coach_model=None)
+    app = create_app(seed=2, idle_timeout=0.3, coach=False)
     with TestClient(app) as http:
         with http.websocket_connect(WS) as websocket:
             tab = Client(websocket)
@@ -309,7 +309,7 @@ def test_a_closed_tab_leaves_nothing_once_its_game_expires():
 
 
 def test_a_full_server_refuses_new_games():
-    app = create_app(seed=3, max_games=1, coach_model=None)
+    app = create_app(seed=3, max_games=1, coach=False)
     with TestClient(app) as http, http.websocket_connect(WS) as a, http.websocket_connect(WS) as b:
         assert Client(a).request({"type": "new"})[-1]["type"] == "state"
         reply = Client(b).request({"type": "new"})[-1]
@@ -331,15 +331,21 @@ def test_the_coach_shows_the_shipped_models_probabilities():
         assert set(advice["search"]) == set(legal)
 
 
-def test_a_broken_coach_model_is_an_error_reply(tmp_path):
-    broken = tmp_path / "model.zip"
+def test_a_broken_coach_model_is_a_startup_error(tmp_path):
+    broken = tmp_path / "model.npz"
     broken.write_text("not a model")
-    app = create_app(seed=4, coach_model=broken)
+    with pytest.raises(ValueError, match="model"):
+        create_app(seed=4, coach_model=broken)
+
+
+def test_without_a_shipped_model_the_coach_gives_search_estimates_only():
+    app = create_app(5, ["heuristic"], seed=4, coach_samples=2)  # no 5-player model ships
     with TestClient(app) as http, http.websocket_connect(WS) as websocket:
         client = Client(websocket)
-        client.request({"type": "new"})
-        reply = client.request({"type": "coach", "game": client.game})[-1]
-        assert reply["type"] == "error" and "coach is unavailable" in reply["error"]
+        assert client.hello["coach"] is False
+        legal = client.request({"type": "new"})[-1]["legal"]
+        advice = client.request({"type": "coach", "game": client.game, "search": True})[-1]
+        assert advice["policy"] is None and set(advice["search"]) == set(legal)
 
 
 # ------------------------------------------------------------------------------ HTTP
@@ -366,7 +372,7 @@ def test_the_page_and_its_files_are_served_with_a_strict_policy(app):
     ],
 )
 def test_no_request_reaches_files_outside_the_static_folder(path):
-    app = create_app(replay=REPLAY, coach_model=None)
+    app = create_app(replay=REPLAY, coach=False)
     with TestClient(app, base_url="http://127.0.0.1") as http:
         response = http.get(path)
         assert response.status_code == 404
@@ -399,7 +405,7 @@ def test_bad_settings_are_one_line_errors():
 
 # ------------------------------------------------------------------------------ replays
 def test_replay_frames_show_every_hand_forward_and_back():
-    app = create_app(replay=REPLAY, coach_model=None)
+    app = create_app(replay=REPLAY, coach=False)
     with TestClient(app) as http, http.websocket_connect(WS) as websocket:
         client = Client(websocket)
         assert client.hello == {**client.hello, "mode": "replay", "rounds": 3}

@@ -5,16 +5,16 @@ from __future__ import annotations
 
 import re
 
-import numpy as np
 import pytest
 from conftest import cards, make_deal
 
 from agents.search import SearchParams
 from agents.specs import make_agent
+from agents.trained import default_model
 from agents.web.session import (
     GameSession,
     card_points,
-    masked_softmax,
+    load_coach_policy,
     parse_action,
     round_summary,
     table,
@@ -48,15 +48,6 @@ def test_card_points_are_the_rule_book_values():
     assert points["green"] == [0, 0, 0, 4, 10, 11]
     assert points["gold"][-1] == 3 and len(points["gold"]) == 14
     assert sum(sum(values) for values in points.values()) == 120
-
-
-def test_masked_softmax_covers_only_legal_actions():
-    logits = np.zeros(34)
-    logits[5] = 2.0
-    probabilities = masked_softmax(logits, 1 << 5 | 1 << 7)
-    assert set(probabilities) == {5, 7}
-    assert probabilities[5] == pytest.approx(np.exp(2) / (np.exp(2) + 1))
-    assert sum(probabilities.values()) == pytest.approx(1.0)
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])
@@ -182,17 +173,17 @@ def test_coach_gives_probabilities_and_search_values_of_the_legal_actions():
     game = session(seed=2)
     message = game.start()[-1]
     legal = set(message["legal"])
-    uniform = lambda observation: np.zeros(34)  # noqa: E731 - a stand-in policy
-    advice = game.coach(uniform, SearchParams(samples=4))
+    policy = load_coach_policy(default_model(4), 4)
+    advice = game.coach(policy, SearchParams(samples=4))
     assert set(advice["policy"]) == legal == set(advice["search"])
     assert sum(advice["policy"].values()) == pytest.approx(1.0)
     assert all(abs(value) <= 6.1 for value in advice["search"].values())  # 2 VC from 3 seats
-    assert game.coach(uniform, None)["search"] is None
+    assert game.coach(policy, None)["search"] is None
     history = list(game.round.history)
     while not game.round.is_over:
         game.act(game.round.legal_actions()[0])
     with pytest.raises(ValueError, match="not your turn"):
-        game.coach(uniform, None)
+        game.coach(policy, None)
     assert history == game.round.history[: len(history)]
 
 

@@ -36,11 +36,12 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from agents.policy import ModelFileError, NumpyPolicy
 from agents.search import SearchParams
 from agents.specs import make_agent
-from agents.trained import DEFAULT_MODEL
+from agents.trained import default_model
 from agents.web.replay import RecordedRound, load_replay
-from agents.web.session import GameSession, Logits, card_points, load_policy, parse_action
+from agents.web.session import GameSession, card_points, load_coach_policy, parse_action
 from boon_env.rules import GameConfig
 
 STATIC = Path(__file__).parent / "static"
@@ -139,18 +140,16 @@ class _Server:
         replay: list[RecordedRound] | None,
         games: Games,
         seed: int | None,
-        coach_model: Path | None,
+        coach_policy: NumpyPolicy | None,
         coach_samples: int,
     ) -> None:
         self.config = config
         self.opponents = opponents
         self.replay = replay
         self.games = games
-        self.coach_model = coach_model
+        self.coach_policy = coach_policy
         self.coach_search = SearchParams(samples=coach_samples)
         self._seeds = np.random.SeedSequence(seed)  # one child per game: seeded servers repeat
-        self._policy: Logits | None = None
-        self._policy_lock = asyncio.Lock()
 
     def hello(self) -> dict[str, Any]:
         """The first message of every connection: what this server offers."""
@@ -164,27 +163,28 @@ class _Server:
         else:
             message["players"] = self.config.num_players
             message["seats"] = ["you", *self.opponents]
-            message["coach"] = self.coach_model is not None
+            message["coach"] = self.coach_policy is not None
         return message
 
     def new_session(self) -> GameSession:
         """A game at seat 0 against fresh opponents (built here: some load a model)."""
         seed = int(self._seeds.spawn(1)[0].generate_state(1)[0])
         agents = {
-            seat: make_agent(spec, seed + seat) for seat, spec in enumerate(self.opponents, 1)
+            seat: make_agent(spec, seed + seat, self.config.num_players)
+            for seat, spec in enumerate(self.opponents, 1)
         }
         return GameSession(self.config, agents, human=0, seed=seed)
 
-    async def policy(self) -> Logits:
-        """The coach's policy, loaded on first use (loading a model takes seconds)."""
-        async with self._policy_lock:
-            if self._policy is None:
-                try:
-                    model = self.coach_model or DEFAULT_MODEL
-                    self._policy = await anyio.to_thread.run_sync(load_policy, model)
-                except ValueError as error:
-                    raise ClientError(f"the coach is unavailable: {error}") from None
-            return self._policy
+
+def _coach_policy(path: str | Path | None, players: int) -> NumpyPolicy | None:
+    """The coach's policy: the given model file (a bad one is an error), else the shipped model
+    for the table size, if one ships."""
+    if path is None:
+        try:
+            path = default_model(players)
+        except ModelFileError:
+            return None
+    return load_coach_policy(path, players)
 
 
 def create_app(
@@ -195,7 +195,8 @@ def create_app(
     seed: int | None = None,
     idle_timeout: float = 1800.0,
     max_games: int = 64,
-    coach_model: str | Path | None = DEFAULT_MODEL,
+    coach: bool = True,
+    coach_model: str | Path | None = None,
     coach_samples: int = 100,
     allowed_hosts: Sequence[str] = LOOPBACK_HOSTS,
 ) -> Starlette:
@@ -208,7 +209,9 @@ def create_app(
         seed: seed of the deals and agents (``None``: fresh games every time).
         idle_timeout: seconds without a message after which a game is dropped.
         max_games: games open at once; a new game beyond it is refused.
-        coach_model: the model whose probabilities the coach shows (``None``: no coach).
+        coach: whether the person may ask the coach for advice.
+        coach_model: the model whose probabilities the coach shows; ``None``: the shipped
+            model for the table size (without one, the coach gives search estimates only).
         coach_samples: sampled deals behind each search estimate the coach shows.
         allowed_hosts: host names the page may be reached by (``"*"``: any), which keeps
             other web sites from reaching a local server by DNS rebinding.
@@ -225,7 +228,7 @@ def create_app(
             f"opponents takes 1 spec or {players - 1} (one per opponent), got {len(specs)}"
         )
     for spec in dict.fromkeys(specs):
-        make_agent(spec)  # a bad spec or a missing model is an error now, not at the first game
+        make_agent(spec, num_players=players)  # a bad spec is an error now, not in a game
     rounds = load_replay(replay) if replay is not None else None
     server = _Server(
         config,
@@ -233,20 +236,17 @@ def create_app(
         rounds,
         Games(max_games, idle_timeout),
         seed,
-        Path(coach_model) if coach_model is not None else None,
+        _coach_policy(coach_model, players) if coach and rounds is None else None,
         coach_samples,
     )
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        tasks = [asyncio.create_task(_sweep(server.games))]
-        if server.coach_model is not None and server.replay is None:
-            tasks.append(asyncio.create_task(_preload(server)))  # loading takes seconds
+        sweeper = asyncio.create_task(_sweep(server.games))
         try:
             yield
         finally:
-            for task in tasks:
-                task.cancel()
+            sweeper.cancel()
 
     async def socket_route(websocket: WebSocket) -> None:
         await _play_socket(server, websocket)
@@ -295,11 +295,6 @@ class _SecurityHeaders:
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
-
-
-async def _preload(server: _Server) -> None:
-    with contextlib.suppress(ClientError):  # a broken model is reported when the coach is asked
-        await server.policy()
 
 
 async def _sweep(games: Games) -> None:
@@ -402,9 +397,8 @@ async def _handle(server: _Server, request: dict[str, Any]) -> list[dict[str, An
         if kind == "join":
             return [_joined(game_id), _tagged(game_id, [session.message()])[0]]
         if kind == "coach":
-            policy = await server.policy() if server.coach_model is not None else None
             search = server.coach_search if request.get("search") else None
-            advice = await _run(session.coach, policy, search)
+            advice = await _run(session.coach, server.coach_policy, search)
             return [{"type": "coach", "game": game_id, **advice}]
         if kind == "act":
             action = _client_value(parse_action, request["action"])
@@ -458,7 +452,28 @@ def _frame(server: _Server, index: int, step: int) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------------------------------ serve
-def serve(
+@dataclass
+class Prepared:
+    """A web table ready to serve: the app and the socket it listens on."""
+
+    app: Starlette
+    listener: socket.socket
+    max_games: int
+    loopback: bool  # reachable from this machine only
+
+    @property
+    def url(self) -> str:
+        """The address to open in a browser."""
+        host, port = self.listener.getsockname()[:2]
+        return f"http://{f'[{host}]' if ':' in host else host}:{port}/"
+
+    def run(self) -> None:
+        """Serve until interrupted (Ctrl+C), then close the socket."""
+        with self.listener:
+            uvicorn_server(self.app, self.max_games).run(sockets=[self.listener])
+
+
+def prepare(
     host: str = "127.0.0.1",
     port: int = 8000,
     players: int = 4,
@@ -468,13 +483,14 @@ def serve(
     seed: int | None = None,
     idle_timeout: float = 1800.0,
     max_games: int = 64,
-    announce: Callable[[str], None] = print,
-) -> None:
-    """Run the web table under uvicorn until interrupted; prints the address to open.
+) -> Prepared:
+    """Build the app (:func:`create_app`) and listen on ``host``:``port``; nothing is served
+    until :meth:`Prepared.run`. Host names other than loopback ones are refused by the app
+    unless ``host`` itself is not a loopback address.
 
     Raises:
-        ValueError: a bad table size, agent spec or replay file, or an address that cannot be
-            listened on (in use, not this machine's), as one line.
+        ValueError: a bad table size, agent spec, coach model or replay file, or an address
+            that cannot be listened on (in use, not this machine's), as one line.
     """
     loopback = _is_loopback(host)
     app = create_app(
@@ -486,14 +502,7 @@ def serve(
         max_games=max_games,
         allowed_hosts=LOOPBACK_HOSTS if loopback else ("*",),
     )
-    listener = listen(host, port)
-    bound_port = listener.getsockname()[1]
-    shown = f"[{host}]" if ":" in host else host
-    announce(f"Boon table at http://{shown}:{bound_port}/ (Ctrl+C to stop)")
-    if not loopback:
-        announce(f"warning: listening on {host}: anyone who can reach it can play here")
-    with listener:
-        uvicorn_server(app, max_games).run(sockets=[listener])
+    return Prepared(app, listen(host, port), max_games, loopback)
 
 
 def uvicorn_server(app: Starlette, max_games: int = 64) -> Any:

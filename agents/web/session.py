@@ -14,7 +14,7 @@ round's summary, as in ``boon_v0``'s ``info["round"]``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -22,8 +22,9 @@ import numpy as np
 
 from agents.base import Agent
 from agents.heuristic import HeuristicParams
+from agents.policy import NumpyPolicy
 from agents.search import SearchParams, action_values
-from agents.trained import DEFAULT_MODEL, PPOAgent
+from agents.trained import PPOAgent
 from agents.view import View
 from boon_env.boon_v0 import round_info
 from boon_env.encoding import action_mask, encode
@@ -46,22 +47,14 @@ from boon_env.rules import (
     parse_card,
 )
 
-# The logits of a policy for one observation (see :func:`load_policy`).
-Logits = Callable[[np.ndarray], np.ndarray]
 
-
-def load_policy(path: str | Path = DEFAULT_MODEL) -> Logits:
-    """The logits function of a saved model, for the coach (the one place that knows how a
-    shipped model is loaded).
+def load_coach_policy(path: str | Path, num_players: int) -> NumpyPolicy:
+    """The policy of a model file, for the coach: read the way the ``ppo`` agent reads it.
 
     Raises:
-        ValueError: the file is missing, cannot be loaded, or is not a plain MLP policy.
+        ValueError: the file is missing, unreadable, or made for another table size.
     """
-    # PPOAgent keeps its numpy copy of the actor private; this adapter is the only reader.
-    fast = PPOAgent(path)._fast
-    if fast is None:
-        raise ValueError(f"the coach needs a plain MLP policy; {path} holds another kind")
-    return fast.logits
+    return PPOAgent(path, num_players=num_players).policy
 
 
 def parse_action(text: object) -> int:
@@ -271,7 +264,7 @@ class GameSession:
 
     # ----------------------------------------------------------------------------- coach
     def coach(
-        self, policy: Logits | None, search: SearchParams | None
+        self, policy: NumpyPolicy | None, search: SearchParams | None
     ) -> dict[str, dict[str, float] | None]:
         """Advice on the person's decision: ``policy``'s probability of each legal action and,
         when ``search`` is given, the search player's mean outcome (Victory Cards this round) of
@@ -283,22 +276,14 @@ class GameSession:
         if not self.to_act:
             raise ValueError("the coach advises on your own decision; it is not your turn")
         state = self.round
-        legal = state.legal_mask()
+        legal = state.legal_actions()
         advice: dict[str, dict[str, float] | None] = {"policy": None, "search": None}
         if policy is not None:
             observation = encode(state, self.human, self.game.victory_cards)
-            probabilities = masked_softmax(policy(observation), legal)
-            advice["policy"] = {action_name(a): p for a, p in probabilities.items()}
+            probabilities = policy.probabilities(observation, action_mask(state.legal_mask()))
+            advice["policy"] = {action_name(a): float(probabilities[a]) for a in legal}
         if search is not None:
             view = View.from_round(state, self.human)
-            values = action_values(view, legal, search, HeuristicParams(), self._rng)
+            values = action_values(view, state.legal_mask(), search, HeuristicParams(), self._rng)
             advice["search"] = {action_name(a): v for a, v in values.items()}
         return advice
-
-
-def masked_softmax(logits: np.ndarray, legal: int) -> dict[int, float]:
-    """The policy's probability of each legal action (the softmax over the legal logits)."""
-    actions = [a for a in range(len(logits)) if legal >> a & 1]
-    chosen = np.asarray(logits, dtype=np.float64)[actions]
-    weights = np.exp(chosen - chosen.max())
-    return dict(zip(actions, (weights / weights.sum()).tolist(), strict=True))
