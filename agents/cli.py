@@ -196,26 +196,27 @@ def _run_serve(args: argparse.Namespace) -> int:
     if args.idle_timeout <= 0 or args.max_games < 1:
         raise UsageError("--idle-timeout must be > 0 and --max-games >= 1")
     try:
-        from agents.web.app import prepare  # the web extra; only this command needs it
+        from agents.web import app as web  # the web extra; only this command needs it
     except ImportError as error:
         raise UsageError(f"needs the web extra: pip install 'boon-env[web]' ({error})") from None
+    names = web.host_names(args.host)
     try:
-        table = prepare(
-            args.host,
-            args.port,
+        app = web.create_app(
             args.players,
             args.opponents,
             args.replay,
             seed=args.seed,
             idle_timeout=args.idle_timeout,
             max_games=args.max_games,
+            allowed_hosts=names,
         )
+        listener = web.listen(args.host, args.port)
     except ValueError as error:  # a bad spec, replay file or address
         raise UsageError(str(error)) from None
-    print(f"Boon table at {table.url} (Ctrl+C to stop)", flush=True)
-    if not table.loopback:
+    print(f"Boon table at {web.url_of(listener)} (Ctrl+C to stop)", flush=True)
+    if "*" in names:
         print(f"warning: listening on {args.host}: anyone who can reach it can use this table")
-    table.run()
+    web.run(app, listener, args.max_games)
     return 0
 
 

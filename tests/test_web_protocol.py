@@ -51,7 +51,7 @@ class Client:
 
 @pytest.fixture
 def app():
-    return create_app(4, ["heuristic"], seed=1, coach=False)
+    return create_app(4, ["heuristic"], seed=1, coach_samples=2)
 
 
 @pytest.fixture
@@ -80,7 +80,7 @@ def test_hello_describes_the_table(client):
     assert client.hello["type"] == "hello" and client.hello["mode"] == "play"
     assert client.hello["players"] == 4
     assert client.hello["seats"] == ["you", "heuristic", "heuristic", "heuristic"]
-    assert client.hello["coach"] is False
+    assert client.hello["coach"] is True and client.hello["coach_policy"] is True
 
 
 def test_a_whole_game_through_the_protocol(client, app):
@@ -321,7 +321,7 @@ def test_the_coach_shows_the_shipped_models_probabilities():
     app = create_app(seed=4, coach_samples=3)
     with TestClient(app) as http, http.websocket_connect(WS) as websocket:
         client = Client(websocket)
-        assert client.hello["coach"] is True
+        assert client.hello["coach"] is True and client.hello["coach_policy"] is True
         legal = client.request({"type": "new"})[-1]["legal"]
         advice = client.request({"type": "coach", "game": client.game})[-1]
         assert advice["type"] == "coach", advice
@@ -329,6 +329,16 @@ def test_the_coach_shows_the_shipped_models_probabilities():
         assert sum(advice["policy"].values()) == pytest.approx(1.0)
         advice = client.request({"type": "coach", "game": client.game, "search": True})[-1]
         assert set(advice["search"]) == set(legal)
+
+
+def test_a_server_without_the_coach_refuses_to_advise():
+    app = create_app(seed=4, coach=False)
+    with TestClient(app) as http, http.websocket_connect(WS) as websocket:
+        client = Client(websocket)
+        assert client.hello["coach"] is False and client.hello["coach_policy"] is False
+        client.request({"type": "new"})
+        reply = client.request({"type": "coach", "game": client.game, "search": True})[-1]
+        assert reply["type"] == "error" and "coach is off" in reply["error"]
 
 
 def test_a_broken_coach_model_is_a_startup_error(tmp_path):
@@ -342,7 +352,7 @@ def test_without_a_shipped_model_the_coach_gives_search_estimates_only():
     app = create_app(5, ["heuristic"], seed=4, coach_samples=2)  # no 5-player model ships
     with TestClient(app) as http, http.websocket_connect(WS) as websocket:
         client = Client(websocket)
-        assert client.hello["coach"] is False
+        assert client.hello["coach"] is True and client.hello["coach_policy"] is False
         legal = client.request({"type": "new"})[-1]["legal"]
         advice = client.request({"type": "coach", "game": client.game, "search": True})[-1]
         assert advice["policy"] is None and set(advice["search"]) == set(legal)

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from agents.arena import run_arena
 from agents.web.replay import load_replay
 from boon_env.rules import PICK, Phase, names_of
 
@@ -113,3 +114,15 @@ def test_unreadable_files_are_refused(tmp_path):
 def test_blank_lines_are_skipped(tmp_path):
     path = write(tmp_path, ["", *[json.dumps(r) for r in records()], ""])
     assert len(load_replay(path)) == 3
+
+
+@pytest.mark.parametrize("specs", [["ppo", "heuristic", "heuristic", "random"], ["random"] * 5])
+def test_boon_arena_save_files_load(tmp_path, specs):
+    path = tmp_path / "arena.jsonl"
+    run_arena(specs, deals=3, seed=11, save=path)
+    rounds = load_replay(path)
+    assert len(rounds) == 3 * len(specs)  # every deal in every seat rotation
+    assert {r.deal_index for r in rounds} == {0, 1, 2}
+    last = rounds[-1]
+    end = last.frame(len(last.actions))
+    assert end["summary"]["payout"] == last.info["payout"]

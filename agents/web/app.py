@@ -4,7 +4,7 @@
 :class:`~agents.web.session.GameSession` against the opponents named on the command line, or,
 with ``replay``, the viewer of a recorded file. The server is the authority: each client message
 is size-limited, parsed and checked against the game before anything changes, and a client only
-ever receives what :mod:`agents.web.session` shows the person's seat. :func:`serve` runs it under
+ever receives what :mod:`agents.web.session` shows the person's seat. :func:`run` serves it under
 uvicorn.
 """
 
@@ -140,6 +140,7 @@ class _Server:
         replay: list[RecordedRound] | None,
         games: Games,
         seed: int | None,
+        coach: bool,
         coach_policy: NumpyPolicy | None,
         coach_samples: int,
     ) -> None:
@@ -147,6 +148,7 @@ class _Server:
         self.opponents = opponents
         self.replay = replay
         self.games = games
+        self.coach = coach
         self.coach_policy = coach_policy
         self.coach_search = SearchParams(samples=coach_samples)
         self._seeds = np.random.SeedSequence(seed)  # one child per game: seeded servers repeat
@@ -163,7 +165,8 @@ class _Server:
         else:
             message["players"] = self.config.num_players
             message["seats"] = ["you", *self.opponents]
-            message["coach"] = self.coach_policy is not None
+            message["coach"] = self.coach
+            message["coach_policy"] = self.coach_policy is not None
         return message
 
     def new_session(self) -> GameSession:
@@ -209,7 +212,8 @@ def create_app(
         seed: seed of the deals and agents (``None``: fresh games every time).
         idle_timeout: seconds without a message after which a game is dropped.
         max_games: games open at once; a new game beyond it is refused.
-        coach: whether the person may ask the coach for advice.
+        coach: whether the person may ask the coach for advice (the model's probabilities and
+            the search player's estimates).
         coach_model: the model whose probabilities the coach shows; ``None``: the shipped
             model for the table size (without one, the coach gives search estimates only).
         coach_samples: sampled deals behind each search estimate the coach shows.
@@ -236,6 +240,7 @@ def create_app(
         rounds,
         Games(max_games, idle_timeout),
         seed,
+        coach,
         _coach_policy(coach_model, players) if coach and rounds is None else None,
         coach_samples,
     )
@@ -397,6 +402,8 @@ async def _handle(server: _Server, request: dict[str, Any]) -> list[dict[str, An
         if kind == "join":
             return [_joined(game_id), _tagged(game_id, [session.message()])[0]]
         if kind == "coach":
+            if not server.coach:
+                raise ClientError("the coach is off on this server")
             search = server.coach_search if request.get("search") else None
             advice = await _run(session.coach, server.coach_policy, search)
             return [{"type": "coach", "game": game_id, **advice}]
@@ -452,57 +459,23 @@ def _frame(server: _Server, index: int, step: int) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------------------------------ serve
-@dataclass
-class Prepared:
-    """A web table ready to serve: the app and the socket it listens on."""
-
-    app: Starlette
-    listener: socket.socket
-    max_games: int
-    loopback: bool  # reachable from this machine only
-
-    @property
-    def url(self) -> str:
-        """The address to open in a browser."""
-        host, port = self.listener.getsockname()[:2]
-        return f"http://{f'[{host}]' if ':' in host else host}:{port}/"
-
-    def run(self) -> None:
-        """Serve until interrupted (Ctrl+C), then close the socket."""
-        with self.listener:
-            uvicorn_server(self.app, self.max_games).run(sockets=[self.listener])
+def host_names(host: str) -> tuple[str, ...]:
+    """The host names a server listening on ``host`` answers to: the loopback names when
+    ``host`` is a loopback address (so no other web site reaches it by DNS rebinding), any
+    name otherwise."""
+    return LOOPBACK_HOSTS if _is_loopback(host) else ("*",)
 
 
-def prepare(
-    host: str = "127.0.0.1",
-    port: int = 8000,
-    players: int = 4,
-    opponents: Sequence[str] = ("heuristic",),
-    replay: str | Path | None = None,
-    *,
-    seed: int | None = None,
-    idle_timeout: float = 1800.0,
-    max_games: int = 64,
-) -> Prepared:
-    """Build the app (:func:`create_app`) and listen on ``host``:``port``; nothing is served
-    until :meth:`Prepared.run`. Host names other than loopback ones are refused by the app
-    unless ``host`` itself is not a loopback address.
+def url_of(listener: socket.socket) -> str:
+    """The address to open in a browser for a listening socket."""
+    host, port = listener.getsockname()[:2]
+    return f"http://{f'[{host}]' if ':' in host else host}:{port}/"
 
-    Raises:
-        ValueError: a bad table size, agent spec, coach model or replay file, or an address
-            that cannot be listened on (in use, not this machine's), as one line.
-    """
-    loopback = _is_loopback(host)
-    app = create_app(
-        players,
-        opponents,
-        replay,
-        seed=seed,
-        idle_timeout=idle_timeout,
-        max_games=max_games,
-        allowed_hosts=LOOPBACK_HOSTS if loopback else ("*",),
-    )
-    return Prepared(app, listen(host, port), max_games, loopback)
+
+def run(app: Starlette, listener: socket.socket, max_games: int = 64) -> None:
+    """Serve ``app`` on ``listener`` until interrupted (Ctrl+C), then close the socket."""
+    with listener:
+        uvicorn_server(app, max_games).run(sockets=[listener])
 
 
 def uvicorn_server(app: Starlette, max_games: int = 64) -> Any:

@@ -69,7 +69,8 @@ function hello(message) {
     return requestFrame(0, 0);
   }
   ui.seats = message.seats;
-  if (!message.coach) $("coach-control").classList.add("hidden");
+  if (!message.coach_policy) $("coach-control").classList.add("hidden");
+  if (!message.coach) $("ask-search").classList.add("hidden");
   const previous = sessionStorage.getItem("boon-game");
   if (previous) {
     ui.joining = true;
