@@ -8,6 +8,7 @@ import json
 
 from web_server import running
 from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
 from agents.web.app import create_app
 
@@ -35,6 +36,7 @@ async def play(url: str, rounds: int) -> dict:
                     game = message["game"]
                     continue
                 assert message["game"] == game, "a message of another game"
+                assert message["table"]["hands"][1:] == [None] * 3, "another seat's hand"
                 hand = message["table"]["hands"][0]
                 if last is not None and message["table"]["phase"] == "play":
                     assert set(hand) <= set(last["table"]["hands"][0]), "hand grew in play"
@@ -65,3 +67,29 @@ def test_twenty_concurrent_games_on_one_server():
         for result in results:  # each client ends where its own game on the server stands
             session = app.state.server.games.get(result["game"]).session
             assert session.message()["table"] == result["last"]["table"]
+
+
+def test_a_real_server_bounds_message_sizes():
+    """Over 1 KiB: an error reply, the connection stays; over 64 KiB: uvicorn closes it."""
+
+    async def probe(url: str) -> tuple[dict, dict, int | None]:
+        async with connect(url, max_size=2**20) as websocket:
+            await websocket.recv()  # hello
+            await websocket.send("x" * 2000)
+            too_large = json.loads(await websocket.recv())
+            await websocket.send(json.dumps({"type": "new"}))
+            joined = json.loads(await websocket.recv())
+            await websocket.send("x" * 100_000)
+            try:
+                while True:
+                    await websocket.recv()
+            except ConnectionClosed as closed:
+                return too_large, joined, closed.rcvd.code if closed.rcvd else None
+
+    app = create_app(seed=21, coach=False)
+    with running(app) as base:
+        url = base.replace("http://", "ws://") + "/ws"
+        too_large, joined, code = asyncio.run(asyncio.wait_for(probe(url), 60))
+    assert too_large["type"] == "error" and "message too large" in too_large["error"]
+    assert joined["type"] == "joined"
+    assert code == 1009  # "message too big"

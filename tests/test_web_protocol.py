@@ -187,11 +187,19 @@ def test_games_are_isolated(app):
         assert first.round.is_over and not second.round.is_over
 
 
-def test_a_new_game_replaces_the_connections_previous_one(client, app):
-    client.request({"type": "new"})
-    old = client.game
-    client.request({"type": "new"})
-    assert client.game != old and set(sessions(app)) == {client.game}
+def test_a_new_game_replaces_the_connections_previous_one(app):
+    with TestClient(app) as http:
+        with http.websocket_connect(WS) as websocket:
+            client = Client(websocket)
+            client.request({"type": "new"})
+            old = client.game
+            client.request({"type": "new"})
+            assert client.game != old and set(sessions(app)) == {client.game}
+        with http.websocket_connect(WS) as websocket:  # a reload joins, then starts anew
+            reloaded = Client(websocket)
+            reloaded.request({"type": "join", "game": client.game})
+            reloaded.request({"type": "new"})
+            assert set(sessions(app)) == {reloaded.game} != {client.game}
 
 
 # ------------------------------------------------------------------------------ bad messages

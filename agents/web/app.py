@@ -317,18 +317,18 @@ async def _play_socket(server: _Server, websocket: WebSocket) -> None:
         return
     await websocket.accept()
     await websocket.send_json(server.hello())
-    created: str | None = None  # the game this connection started last
+    current: str | None = None  # the game this connection started or joined last
     while True:
         message = await websocket.receive()
         if message["type"] == "websocket.disconnect":
             return
         try:
             request = parse_message(message.get("text"), message.get("bytes"))
-            if request["type"] == "new" and created is not None:
-                server.games.remove(created)  # one connection holds one new game at a time
+            if request["type"] == "new" and current is not None:
+                server.games.remove(current)  # a new game replaces the one this tab played
             replies = await _handle(server, request)
-            if request["type"] == "new":
-                created = replies[0]["game"]
+            if replies[0]["type"] == "joined":
+                current = replies[0]["game"]
         except ClientError as error:
             replies = [{"type": "error", "error": str(error)}]
         except Exception:
