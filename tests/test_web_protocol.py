@@ -455,3 +455,23 @@ def test_replay_frames_show_every_hand_forward_and_back():
         ]:
             reply = client.request(bad)[-1]
             assert reply["type"] == "error" and error in reply["error"], reply
+
+
+def test_a_failing_agent_is_an_internal_error_not_the_clients(client, app, caplog):
+    replies = client.request({"type": "new"})
+    session = sessions(app)[client.game].session
+
+    def broken(observation, action_mask):
+        raise ValueError("an agent bug")
+
+    for agent in session.agents.values():
+        agent.act = broken
+    action = next(a for a in replies[-1]["legal"] if a != "pick")  # so that an agent moves next
+    reply = client.request({"type": "act", "game": client.game, "action": action})
+    assert reply[-1] == {
+        **reply[-1],
+        "type": "error",
+        "error": "internal error (the server's log has it)",
+    }
+    assert "an agent bug" in caplog.text
+    assert client.request({"type": "new"})[-1]["legal"]  # the connection and server go on

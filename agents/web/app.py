@@ -41,7 +41,13 @@ from agents.search import SearchParams
 from agents.specs import make_agent
 from agents.trained import default_model
 from agents.web.replay import RecordedRound, load_replay
-from agents.web.session import GameSession, card_points, load_coach_policy, parse_action
+from agents.web.session import (
+    GameSession,
+    RefusedError,
+    card_points,
+    load_coach_policy,
+    parse_action,
+)
 from boon_env.rules import GameConfig
 
 STATIC = Path(__file__).parent / "static"
@@ -333,7 +339,7 @@ async def _play_socket(server: _Server, websocket: WebSocket) -> None:
             replies = [{"type": "error", "error": str(error)}]
         except Exception:
             _log.exception("error while handling a message")
-            replies = [{"type": "error", "error": "internal error; the game did not change"}]
+            replies = [{"type": "error", "error": "internal error (the server's log has it)"}]
         try:
             for reply in replies:
                 await websocket.send_json(reply)
@@ -408,23 +414,23 @@ async def _handle(server: _Server, request: dict[str, Any]) -> list[dict[str, An
             advice = await _run(session.coach, server.coach_policy, search)
             return [{"type": "coach", "game": game_id, **advice}]
         if kind == "act":
-            action = _client_value(parse_action, request["action"])
+            action = _parsed_action(request["action"])
             return _tagged(game_id, await _run(session.act, action))
         return _tagged(game_id, await _run(session.next_round))
 
 
 async def _run(method: Callable[..., Any], *args: Any) -> Any:
-    """Run a session method (agents think there) off the event loop; its ``ValueError`` is
-    the client's mistake, and the session left the game unchanged."""
+    """Run a session method (agents think there) off the event loop; what the session refuses
+    is the client's mistake (and left the game unchanged)."""
     try:
         return await anyio.to_thread.run_sync(method, *args)
-    except ValueError as error:
+    except RefusedError as error:
         raise ClientError(str(error)) from None
 
 
-def _client_value(parse: Callable[[Any], Any], value: Any) -> Any:
+def _parsed_action(text: str) -> int:
     try:
-        return parse(value)
+        return parse_action(text)
     except ValueError as error:
         raise ClientError(str(error)) from None
 
@@ -444,7 +450,10 @@ def _frame(server: _Server, index: int, step: int) -> dict[str, Any]:
     if not 0 <= index < len(rounds):
         raise ClientError(f"round must be 0-{len(rounds) - 1}, got {index}")
     recorded = rounds[index]
-    frame = _client_value(recorded.frame, step)
+    try:
+        frame = recorded.frame(step)
+    except RefusedError as error:
+        raise ClientError(str(error)) from None
     return {
         "type": "frame",
         "round": index,

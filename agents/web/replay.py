@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agents.web.session import event, round_summary, table
+from agents.web.session import RefusedError, event, round_summary, table
 from boon_env.rules import Deal, GameConfig, Round, replay
 
 _PER_SEAT_KEYS = ("points", "tricks_won", "payout", "victory_cards")
@@ -42,10 +42,10 @@ class RecordedRound:
         led there and, after the last action, the round's summary.
 
         Raises:
-            ValueError: ``step`` is not 0 to the number of actions.
+            RefusedError: ``step`` is not 0 to the number of actions.
         """
         if type(step) is not int or not 0 <= step <= len(self.actions):
-            raise ValueError(f"step must be 0-{len(self.actions)}, got {step!r}")
+            raise RefusedError(f"step must be 0-{len(self.actions)}, got {step!r}")
         state = Round(self.config, self.deal, self.dealer)
         everyone = range(self.config.num_players)
         last = None

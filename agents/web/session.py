@@ -48,6 +48,11 @@ from boon_env.rules import (
 )
 
 
+class RefusedError(ValueError):
+    """A request the game refuses as it stands (not your turn, an illegal move, a step out of
+    range); nothing was changed. Any other error while playing is a bug, not the client's."""
+
+
 def load_coach_policy(path: str | Path, num_players: int) -> NumpyPolicy:
     """The policy of a model file, for the coach: read the way the ``ppo`` agent reads it.
 
@@ -212,13 +217,13 @@ class GameSession:
         or the end of the round.
 
         Raises:
-            ValueError: it is not the person's turn, or the action is not legal now.
+            RefusedError: it is not the person's turn, or the action is not legal now.
         """
         state = self.round
         if not self.to_act:
-            raise ValueError("it is not your turn")
+            raise RefusedError("it is not your turn")
         if not state.legal_mask() >> action & 1:
-            raise ValueError(
+            raise RefusedError(
                 f"{action_name(action)} is not legal now; legal: "
                 + ", ".join(action_name(a) for a in state.legal_actions())
             )
@@ -228,12 +233,12 @@ class GameSession:
         """Deal the next round (the deal passes left) and run the agents up to the person.
 
         Raises:
-            ValueError: the round is still being played, or the game is over.
+            RefusedError: the round is still being played, or the game is over.
         """
         if not self.round.is_over:
-            raise ValueError("the round is not over yet")
+            raise RefusedError("the round is not over yet")
         if self.game.is_over or self.game.is_truncated:
-            raise ValueError("the game is over; start a new game")
+            raise RefusedError("the game is over; start a new game")
         self.game.next_round(Deal.random(self.config, self._rng))
         self.summary = None
         self._reset_agents()
@@ -271,10 +276,10 @@ class GameSession:
         each, from what the person can see.
 
         Raises:
-            ValueError: it is not the person's turn.
+            RefusedError: it is not the person's turn.
         """
         if not self.to_act:
-            raise ValueError("the coach advises on your own decision; it is not your turn")
+            raise RefusedError("the coach advises on your own decision; it is not your turn")
         state = self.round
         legal = state.legal_actions()
         advice: dict[str, dict[str, float] | None] = {"policy": None, "search": None}
