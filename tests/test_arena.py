@@ -127,3 +127,56 @@ def test_bad_arguments_raise() -> None:
         run_arena(["heuristic", "random"], deals=1)
     with pytest.raises(ValueError, match="known kinds"):
         run_arena(["heuristic", "random", "nope"], deals=1)
+
+
+def test_saved_rounds_replay_exactly_and_give_back_the_results(tmp_path) -> None:
+    import json
+
+    from agents.arena import SeatRecord
+    from boon_env.rules import Deal, GameConfig, replay, round_value
+
+    path = tmp_path / "rounds.jsonl"
+    specs = ["heuristic", "random", "random"]
+    report = run_arena(specs, deals=6, seed=4, save=path)
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    assert len(lines) == 6 * 3
+    assert set(lines[0]) == {
+        "deal_index",
+        "rotation",
+        "dealer",
+        "seats",
+        "deal",
+        "actions",
+        "round",
+    }
+    config = GameConfig(num_players=3)
+    per_deal: dict[int, list[SeatRecord]] = {}
+    for line in lines:
+        deal = Deal.from_cards(config, line["deal"]["hands"], line["deal"]["boon"])
+        state = replay(config, deal, line["actions"], line["dealer"])
+        assert state.is_over
+        assert list(round_value(state)) == line["round"]["value"]
+        assert state.points == line["round"]["points"]
+        assert sorted(line["seats"]) == sorted(specs)
+        per_deal.setdefault(line["deal_index"], []).extend(
+            SeatRecord(specs.index(spec), value, 0, False, False, False)
+            for spec, value in zip(line["seats"], line["round"]["value"], strict=True)
+        )
+    recomputed = summarize(specs, list(per_deal.values()))
+    assert [r.mean_victory_cards for r in recomputed] == [
+        r.mean_victory_cards for r in report.results
+    ]
+
+
+def test_rounds_are_valued_without_a_cap_from_holdings() -> None:
+    # A 5-player picker who scores 0-29 owes 2 to each of 4 defenders: -8, though a player
+    # starting with 5 Victory Cards could only pay 5 of them.
+    env = boon_v0.raw_env(num_players=5)
+    rounds = play_deal(env, [HeuristicAgent() for _ in range(5)], make_deal(env.config.game, 1, 0),
+                       0, seed=1, index=0)  # fmt: skip
+    for played in rounds:
+        info = played.info
+        assert sum(info["value"]) == 0
+        if info["picker"] >= 0:
+            stake = info["value"][info["picker"]]
+            assert stake in (-8, -4, 4, 8)

@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 # The installed console script when it is there (as a user runs it), else the module.
@@ -138,3 +139,30 @@ def test_a_closed_output_pipe_ends_quietly() -> None:
     _, stderr = process.communicate(timeout=120)
     assert process.returncode == 0
     assert "Traceback" not in stderr
+
+
+def test_arena_save_writes_a_line_per_round(tmp_path: Path) -> None:
+    path = tmp_path / "rounds.jsonl"
+    result = _boon("arena", "--agents", "heuristic", "random", "random", "--deals", "3",
+                   "--save", str(path))  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert len(path.read_text().splitlines()) == 9
+    bad = _boon("arena", "--agents", "heuristic", "random", "random", "--deals", "1",
+                "--save", str(tmp_path / "no" / "such" / "dir.jsonl"))  # fmt: skip
+    assert bad.returncode == 2
+    assert "--save: cannot write" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_an_agent_choosing_an_illegal_action_is_a_bug_with_a_traceback(monkeypatch) -> None:
+    # A user's mistake is one line; a player breaking the rules is a bug and must not be hidden.
+    import agents.cli
+    from agents.random_agent import RandomAgent
+
+    class Cheater(RandomAgent):
+        def act(self, observation, action_mask):
+            return int(np.flatnonzero(np.asarray(action_mask) == 0)[0])
+
+    monkeypatch.setattr(agents.cli, "make_agent", lambda spec, **kw: Cheater(name=spec))
+    monkeypatch.setattr("builtins.input", lambda prompt: "1")  # the person plays on
+    with pytest.raises(ValueError, match="illegal action"):
+        agents.cli.main(["play", "--seat", "0", "--rounds", "1", "--seed", "1"])
