@@ -3,6 +3,7 @@ real server process that prints its address and serves the page until interrupte
 
 from __future__ import annotations
 
+import ast
 import signal
 import socket
 import subprocess
@@ -71,3 +72,20 @@ def test_the_server_prints_its_address_serves_and_stops_on_ctrl_c(replay):
         finally:
             if process.poll() is None:
                 process.kill()
+
+
+def test_only_the_web_app_imports_the_web_framework():
+    root = Path(__file__).resolve().parents[1]
+    framework = {"starlette", "uvicorn", "fastapi", "websockets", "anyio"}
+    for path in sorted([*root.glob("agents/**/*.py"), *root.glob("boon_env/**/*.py")]):
+        if path.is_relative_to(root / "agents" / "web"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = (
+                [alias.name for alias in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+                if isinstance(node, ast.ImportFrom)
+                else []
+            )
+            assert not {name.split(".")[0] for name in names} & framework, path
