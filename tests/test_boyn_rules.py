@@ -455,6 +455,8 @@ def test_an_illegal_action_raises_and_changes_nothing() -> None:
         with pytest.raises(ValueError, match="illegal action"):
             state.apply(action)
     assert before == {name: repr(getattr(state, name)) for name in Round.__slots__ if name != "rng"}
+    state.apply(np.int64(parse_action("ace of hearts")))  # numpy integers are actions too
+    assert state.history == [parse_action("ace of hearts")] and type(state.history[0]) is int
 
 
 @pytest.mark.parametrize(

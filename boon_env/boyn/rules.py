@@ -418,9 +418,11 @@ class Round:
             ValueError: the action is not legal now (naming it and the legal ones); the state
                 is left unchanged.
         """
-        if type(action) is not int or not 0 <= action < NUM_ACTIONS:
-            raise ValueError(self._illegal_message(action))
-        if not self.legal_mask() >> action & 1:
+        if type(action) is not int:  # numpy integers are actions too; nothing else is
+            if not isinstance(action, np.integer):
+                raise ValueError(self._illegal_message(action))
+            action = int(action)
+        if not 0 <= action < NUM_ACTIONS or not self.legal_mask() >> action & 1:
             raise ValueError(self._illegal_message(action))
         seat = self.current
         kind = ACTION_KIND[action]
