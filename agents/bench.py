@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
-from types import ModuleType
+from typing import Any
 
 import numpy as np
 
@@ -90,10 +91,11 @@ def bench_boyn_engine(num_players: int, rounds: int, seed: int = 0) -> Throughpu
 
 
 def bench_env(
-    num_players: int, rounds: int, seed: int = 0, env_module: ModuleType = boon_v0
+    num_players: int, rounds: int, seed: int = 0, make_env: Callable[..., Any] = boon_v0.env
 ) -> Throughput:
-    """Play ``rounds`` random rounds through ``env_module.env()`` (observations and masks)."""
-    env = env_module.env(num_players=num_players)
+    """Play ``rounds`` random rounds through ``make_env()`` (``boon_v0.env`` by default:
+    observations and masks through the wrappers)."""
+    env = make_env(num_players=num_players)
     uniforms = _random_choices(seed + 1)
     k = decisions = 0
     start = time.perf_counter()
@@ -126,14 +128,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> None:
     """Print the benchmark table for parsed ``args``."""
     if args.game == "boyn":
-        engine, env_module, counts = bench_boyn_engine, boyn_v0, BOYN_PLAYER_COUNTS
+        engine, make_env, counts = bench_boyn_engine, boyn_v0.env, BOYN_PLAYER_COUNTS
     else:
-        engine, env_module, counts = bench_engine, boon_v0, PLAYER_COUNTS
+        engine, make_env, counts = bench_engine, boon_v0.env, PLAYER_COUNTS
     print(f"{'players':>7}  {'what':<7}  {'rounds/s':>10}  {'decisions/s':>12}")
     for n in args.players or counts:
         for name, bench, rounds in (
             ("engine", engine, args.rounds),
-            ("env()", partial(bench_env, env_module=env_module), args.env_rounds),
+            ("env()", partial(bench_env, make_env=make_env), args.env_rounds),
         ):
             result = bench(n, rounds, args.seed)
             print(

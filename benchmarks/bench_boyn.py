@@ -9,7 +9,8 @@ from pre-drawn uniforms so that neither pays for a generator call per step (the 
 ``boyn_v0.env()`` is ``env.last()`` (the acting agent's observation and action mask) and
 ``env.step(action)`` through PettingZoo's standard wrappers; a step of RLCard's ``uno`` is
 ``env.step(action)``, which returns the next player's encoded state and legal actions. The
-bare BOYN rules engine (:mod:`boon_env.boyn.rules`) is measured too. Measurements alternate
+unwrapped ``boyn_v0.raw_env()`` (the same loop without PettingZoo's wrappers) and the bare BOYN
+rules engine (:mod:`boon_env.boyn.rules`) are measured too. Measurements alternate
 ``--repeats`` times; the table shows the median steps/s of each and the ratio of the two
 environments within each run.
 """
@@ -53,24 +54,34 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--players", type=int, default=4, help="seats at both tables")
     parser.add_argument("--seed", type=int, default=0, help="seed of the deals and the moves")
     args = parser.parse_args(argv)
-    runs: dict[str, list[float]] = {"boyn_v0.env()": [], "rlcard uno": [], "boyn engine": []}
+    runs: dict[str, list[float]] = {
+        "boyn_v0.env()": [],
+        "rlcard uno": [],
+        "boyn_v0.raw_env()": [],
+        "boyn engine": [],
+    }
     for repeat in range(args.repeats):
         seed = args.seed + repeat
-        env = bench_env(args.players, args.rounds, seed, env_module=boyn_v0)
-        runs["boyn_v0.env()"].append(env.decisions_per_second)
+        for name, make_env in (
+            ("boyn_v0.env()", boyn_v0.env),
+            ("boyn_v0.raw_env()", boyn_v0.raw_env),
+        ):
+            env = bench_env(args.players, args.rounds, seed, make_env=make_env)
+            runs[name].append(env.decisions_per_second)
         runs["rlcard uno"].append(bench_rlcard_uno(args.players, args.games, seed))
         engine = bench_boyn_engine(args.players, args.rounds * 10, seed)
         runs["boyn engine"].append(engine.decisions_per_second)
     medians = {name: statistics.median(values) for name, values in runs.items()}
     print(f"{args.players} players, median of {args.repeats} runs")
-    print(f"{'environment':<16} {'steps/s':>10}  runs")
+    print(f"{'environment':<18} {'steps/s':>10}  runs")
     for name, values in runs.items():
-        print(f"{name:<16} {medians[name]:>10,.0f}  " + " ".join(f"{v:,.0f}" for v in values))
-    ratios = [b / u for b, u in zip(runs["boyn_v0.env()"], runs["rlcard uno"], strict=True)]
-    print(
-        f"boyn_v0.env() / rlcard uno: median ratio {statistics.median(ratios):.2f} "
-        f"(per run: {', '.join(f'{r:.2f}' for r in ratios)})"
-    )
+        print(f"{name:<18} {medians[name]:>10,.0f}  " + " ".join(f"{v:,.0f}" for v in values))
+    for name in ("boyn_v0.env()", "boyn_v0.raw_env()"):
+        ratios = [b / u for b, u in zip(runs[name], runs["rlcard uno"], strict=True)]
+        print(
+            f"{name} / rlcard uno: median ratio {statistics.median(ratios):.2f} "
+            f"(per run: {', '.join(f'{r:.2f}' for r in ratios)})"
+        )
 
 
 if __name__ == "__main__":
