@@ -126,3 +126,27 @@ def test_bad_arguments_raise() -> None:
         run_arena(["heuristic", "random"], deals=1)
     with pytest.raises(ValueError, match="known kinds"):
         run_arena(["heuristic", "random", "nope"], deals=1)
+
+
+# Every kind of player at every table size; ppo only at 4 players, the one packaged model.
+EVERY_KIND = {
+    3: ["random", "heuristic", "search:samples=1"],
+    4: ["random", "heuristic", "search:samples=1", "ppo"],
+    5: ["random", "heuristic", "search:samples=1", "random", "search:samples=1"],
+}
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_no_agent_raises_in_hundreds_of_rounds(n: int) -> None:
+    # The rotations seat each kind everywhere: picker, defender, Leaster player, dealer. The
+    # slow variant below plays five times the deals with the full search budget.
+    report = run_arena(EVERY_KIND[n], deals=100, seed=15)
+    assert report.deals == 100 and len(report.results) == len(set(EVERY_KIND[n]))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_no_agent_raises_with_the_full_search_budget(n: int) -> None:
+    specs = [spec.partition(":")[0] for spec in EVERY_KIND[n]]
+    report = run_arena(specs, deals=500, seed=16, workers=2)
+    assert report.deals == 500
