@@ -1,1 +1,9 @@
-"""Boon: a PettingZoo environment and rules engine for the trick-taking game Boon."""
+"""Boon: a PettingZoo environment and rules engine for the trick-taking game Boon.
+
+Importing the package registers the environment in PettingZoo's registry, so
+``pettingzoo.make("aec", "boon/boon-v0", num_players=4)`` builds ``boon_v0.env(num_players=4)``.
+"""
+
+from pettingzoo import register
+
+register("aec", "boon/boon-v0", entry_point="boon_env.boon_v0:env")

@@ -69,35 +69,37 @@ game, `info["game"]`), shown to each agent at its next `last()`.
 
 from __future__ import annotations
 
-import operator
 from typing import Any, ClassVar
 
 import numpy as np
-from gymnasium import spaces
-from gymnasium.logger import warn as gymnasium_logger_warn
 from pettingzoo import AECEnv
 
-from boon_env import wrappers
 from boon_env.config import EnvConfig
-from boon_env.encoding import OBS_SIZE, action_mask, encode
+from boon_env.core.env import CardGameEnv, wrap
+from boon_env.encoding import OBS_SIZE, encode
 from boon_env.render import render_table
-from boon_env.rules import NUM_ACTIONS, Deal, Game, GameConfig, Round, Settlement, cards_of
+from boon_env.rules import (
+    NUM_ACTIONS,
+    Deal,
+    Game,
+    GameConfig,
+    Round,
+    Settlement,
+    cards_of,
+    leaster_winner,
+    round_value,
+)
 
 __all__ = ["env", "raw_env"]
-
-_NO_ACTIONS = np.zeros(NUM_ACTIONS, dtype=np.int8)
 
 
 def env(**config: Any) -> AECEnv:
     """The Boon environment with PettingZoo's standard classic-game wrappers (illegal-move
     termination with reward -1, action bounds, call order), as in :mod:`boon_env.wrappers`."""
-    wrapped: AECEnv = raw_env(**config)
-    wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
-    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
-    return wrappers.OrderEnforcingWrapper(wrapped)
+    return wrap(raw_env(**config))
 
 
-class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
+class raw_env(CardGameEnv):  # noqa: N801 - PettingZoo's naming convention
     """Turn bookkeeping over :mod:`boon_env.rules`; see the module docstring."""
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -105,30 +107,11 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         "name": "boon_v0",
         "is_parallelizable": False,
     }
+    action_meaning = "a card id, 32 pick, 33 pass"
 
     def __init__(self, **config: Any) -> None:
-        super().__init__()
-        self.config = EnvConfig(**config)
-        self.render_mode = self.config.render_mode
-        n = self.config.num_players
-        self.possible_agents = [f"player_{seat}" for seat in range(n)]
-        self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
-        obs_space = spaces.Dict(
-            {
-                "observation": spaces.Box(0.0, 1.0, (OBS_SIZE,), np.float32),
-                "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
-            }
-        )
-        self.observation_spaces = {agent: obs_space for agent in self.possible_agents}
-        self.action_spaces = {agent: spaces.Discrete(NUM_ACTIONS) for agent in self.possible_agents}
-        self._rng = np.random.default_rng()
+        super().__init__(EnvConfig(**config), OBS_SIZE, NUM_ACTIONS)
         self.game: Game | None = None
-
-    def observation_space(self, agent: str) -> spaces.Space:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space:
-        return self.action_spaces[agent]
 
     # ------------------------------------------------------------------------------- reset
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -137,125 +120,67 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         # Other keys are ignored, as Gymnasium and PettingZoo's api_test expect.
         options = dict(options or {})
         game_config = self.config.game
-        dealer = options.get("dealer", 0)
-        if type(dealer) is not int or not 0 <= dealer < game_config.num_players:
+        dealer = options.get("dealer")
+        if dealer is not None and (
+            type(dealer) is not int or not 0 <= dealer < game_config.num_players
+        ):
             raise ValueError(
                 f"options['dealer'] must be a seat 0-{game_config.num_players - 1}, got {dealer!r}"
             )
         # Check a given deal before reseeding, so that a bad one leaves the env as it was.
         deal = _deal_from_option(game_config, options["deal"]) if "deal" in options else None
-        if seed is not None:
-            self._rng = np.random.default_rng(seed)
+        self._reseed(seed)
+        if dealer is None:
+            # Fair seats: the first dealer is drawn, so no seat always decides first.
+            dealer = int(self._rng.integers(game_config.num_players))
         if deal is None:
-            deal = Deal.random(game_config, self._rng)
-        self.game = Game(game_config, deal, dealer)
-        self.agents = list(self.possible_agents)
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._scored_last_step = False
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {agent: {} for agent in self.agents}
-        self.agent_selection = self.possible_agents[self.game.round.current]
+            deal = self._random_deal()
+        self._start_game(Game(game_config, deal, dealer))
 
-    # -------------------------------------------------------------------------------- step
-    def step(self, action: int) -> None:
-        """Apply the selected agent's action. Raises ``ValueError`` (state unchanged) if illegal."""
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
-        game = self.game
-        result = game.apply(_action_id(action))  # raises before changing anything if illegal
-        self._cumulative_rewards[agent] = 0.0
-        if self.infos[agent]:
-            self.infos[agent] = {}  # the agent saw its info when it chose this action
-        if result is None:
-            if self._scored_last_step:  # most steps reward nobody: skip rebuilding the dict
-                self.rewards = dict.fromkeys(self.agents, 0.0)
-                self._scored_last_step = False
-            self.agent_selection = self.possible_agents[game.round.current]
-        else:
-            self._score_round(result)
-            self._scored_last_step = True
-            self._accumulate_rewards()
-        if self.render_mode == "human":
-            self.render()
+    # ---------------------------------------------------------------------- game hooks
+    def _random_deal(self) -> Deal:
+        return Deal.random(self.config.game, self._rng)
 
-    def _score_round(self, result: Settlement) -> None:
-        game = self.game
-        self.rewards = {
-            a: float(p) for a, p in zip(self.possible_agents, result.payout, strict=True)
-        }
-        info: dict[str, Any] = {"round": round_info(game.round, result)}
-        ended = self.config.episode == "round" or game.is_over or game.is_truncated
-        if self.config.episode == "game" and ended:
-            info["game"] = {"winners": game.winners, "rounds": game.rounds_played}
-        for agent in self.agents:
-            self.infos[agent] = dict(info)
-        if not ended:
-            game.next_round(Deal.random(game.config, self._rng))
-            self.agent_selection = self.possible_agents[game.round.current]
-            return
-        truncated = self.config.episode == "game" and game.is_truncated
-        self.terminations = dict.fromkeys(self.agents, not truncated)
-        self.truncations = dict.fromkeys(self.agents, truncated)
-        self.agent_selection = self._next_agent_after(self.agent_selection)
+    def _encode(self, seat: int) -> np.ndarray:
+        return encode(self.game.round, seat, self.game.victory_cards)
 
-    def _next_agent_after(self, agent: str) -> str:
-        seat = self.possible_agents.index(agent)
-        return self.possible_agents[(seat + 1) % len(self.possible_agents)]
+    def _round_rewards(self, result: Settlement) -> tuple[int, ...]:
+        return result.payout
 
-    # ----------------------------------------------------------------------------- observe
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
-        """``{"observation": vector, "action_mask": mask}`` as seen by ``agent``."""
-        state = self.game.round
-        seat = self._seat[agent]
-        acting = seat == state.current and not (self.terminations[agent] or self.truncations[agent])
-        return {
-            "observation": encode(state, seat, self.game.victory_cards),
-            "action_mask": action_mask(state.legal_mask()) if acting else _NO_ACTIONS.copy(),
-        }
+    def _round_info(self, result: Settlement) -> dict[str, Any]:
+        return round_info(self.game.round, result)
 
-    def render(self) -> str | None:
-        """The table as text (``"ansi"``) or printed (``"human"``)."""
-        if self.render_mode is None:
-            gymnasium_logger_warn("render() called with render_mode=None; nothing to render")
-            return None
-        text = render_table(self.game.round, self.game.victory_cards)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+    def _render_text(self) -> str:
+        return render_table(self.game.round, self.game.victory_cards)
 
-    def close(self) -> None:
-        """Nothing to release."""
+
+NO_ID = -1  # "no seat" or "no card": the padding in info["round"], so every round has one shape
 
 
 def round_info(state: Round, result: Settlement) -> dict[str, Any]:
-    """The public record of a scored round (the ``info["round"]`` contract)."""
+    """The public record of a scored round (the ``info["round"]`` contract).
+
+    Every round has the same keys, types and lengths, Leasters included (replay buffers of
+    RL libraries store infos as arrays): ``-1`` stands for "no seat" and pads ``discards`` to
+    the Boon's size.
+    """
+    boon_size = state.config.boon_size
+    discards = list(cards_of(state.discards))
+    leaster_won = leaster_winner(state.points, state.tricks_won) if state.leaster else None
     return {
-        "picker": state.picker,
+        "picker": NO_ID if state.picker is None else state.picker,
         "leaster": state.leaster,
+        "leaster_winner": NO_ID if leaster_won is None else leaster_won,
         "points": list(state.points),
         "tricks_won": list(state.tricks_won),
         "payout": list(result.payout),
+        "value": list(round_value(state)),
         "victory_cards": list(result.victory_cards),
-        "discards": list(cards_of(state.discards)),
+        "discards": discards + [NO_ID] * (boon_size - len(discards)),
         "tricks": [
             {"leader": t.leader, "cards": list(t.cards), "winner": t.winner} for t in state.tricks
         ],
     }
-
-
-def _action_id(action: Any) -> int:
-    try:
-        return operator.index(action)
-    except TypeError:
-        raise ValueError(
-            f"action must be an integer 0-{NUM_ACTIONS - 1} (a card id, 32 pick, 33 pass), "
-            f"got {action!r}"
-        ) from None
 
 
 def _deal_from_option(config: GameConfig, deal: Any) -> Deal:

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from boon_env.core.env import check_episode_and_render_mode
 from boon_env.rules import GameConfig
-
-EPISODE_MODES = ("round", "game")
-RENDER_MODES = (None, "ansi", "human")
 
 
 @dataclass(frozen=True)
@@ -32,10 +30,7 @@ class EnvConfig:
     game: GameConfig = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        if self.episode not in EPISODE_MODES:
-            raise ValueError(f"episode must be one of {EPISODE_MODES}, got {self.episode!r}")
-        if self.render_mode not in RENDER_MODES:
-            raise ValueError(f"render_mode must be one of {RENDER_MODES}, got {self.render_mode!r}")
+        check_episode_and_render_mode(self.episode, self.render_mode)
         # The rules part; GameConfig validates its own fields.
         game = GameConfig(
             num_players=self.num_players,

@@ -8,10 +8,10 @@ the table in the docs (:func:`layout_table`) and the decoder (:func:`decode`) al
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
+from boon_env.core.pieces import Layout, Piece, unpack_bits
+from boon_env.core.pieces import action_mask as _action_mask
 from boon_env.rules import (
     MAX_PLAYERS,
     NUM_ACTIONS,
@@ -25,20 +25,6 @@ from boon_env.rules import (
 NUM_ROLES = 4
 ROLE_UNDECIDED, ROLE_PICKER, ROLE_DEFENDER, ROLE_LEASTER = range(NUM_ROLES)
 ROLE_NAMES = ("undecided", "picker", "defender", "leaster")
-
-
-@dataclass(frozen=True)
-class Piece:
-    """One named block of the observation vector."""
-
-    name: str
-    shape: tuple[int, ...]
-    description: str
-
-    @property
-    def size(self) -> int:
-        """Number of entries of the block."""
-        return int(np.prod(self.shape))
 
 
 PIECES: tuple[Piece, ...] = (
@@ -60,17 +46,13 @@ PIECES: tuple[Piece, ...] = (
     Piece("victory_cards", (MAX_PLAYERS,), "Victory Cards per seat / all Victory Cards in play"),
 )
 
-OFFSETS: dict[str, int] = {}
-_offset = 0
-for _piece in PIECES:
-    OFFSETS[_piece.name] = _offset
-    _offset += _piece.size
-OBS_SIZE = _offset
+LAYOUT = Layout(PIECES)
+OFFSETS: dict[str, int] = LAYOUT.offsets
+OBS_SIZE = LAYOUT.size
 
 # Every piece before "points" is 0/1, so encode() sets its bits in one Python int and unpacks
 # them with a single numpy call; the three count pieces after it are fractions.
 _BITS = OFFSETS["points"]
-_BIT_BYTES = (_BITS + 7) // 8
 _BOON, _DISCARDS, _TRICK, _PLAYED = (OFFSETS[k] for k in ("boon", "discards", "trick", "played"))
 _PHASE, _ROLE, _NUM_PLAYERS, _DEALER = (
     OFFSETS[k] for k in ("phase", "role", "num_players", "dealer")
@@ -135,11 +117,7 @@ def encode(state: Round, seat: int, victory_cards: list[int]) -> np.ndarray:
         bits |= 1 << (_LEADER + (leader - seat) % n)
 
     obs = np.empty(OBS_SIZE, dtype=np.float32)
-    obs[:_BITS] = np.unpackbits(
-        np.frombuffer(bits.to_bytes(_BIT_BYTES, "little"), dtype=np.uint8),
-        count=_BITS,
-        bitorder="little",
-    )
+    obs[:_BITS] = unpack_bits(bits, _BITS)
     pad = _PAD[n]
     points, tricks_won, tricks = state.points, state.tricks_won, state.config.num_tricks
     total_vc = sum(victory_cards)
@@ -156,27 +134,14 @@ def encode(state: Round, seat: int, victory_cards: list[int]) -> np.ndarray:
 
 def action_mask(legal: int) -> np.ndarray:
     """The int8 mask of shape ``(NUM_ACTIONS,)`` of a legal-action bitmask."""
-    return np.unpackbits(
-        np.frombuffer(legal.to_bytes(5, "little"), dtype=np.uint8),
-        count=NUM_ACTIONS,
-        bitorder="little",
-    ).view(np.int8)
+    return _action_mask(legal, NUM_ACTIONS)
 
 
 def decode(obs: np.ndarray) -> dict[str, np.ndarray]:
     """Split an observation vector back into its named pieces, each in its own shape."""
-    obs = np.asarray(obs)
-    if obs.shape != (OBS_SIZE,):
-        raise ValueError(f"observation must have shape ({OBS_SIZE},), got {obs.shape}")
-    return {
-        p.name: obs[OFFSETS[p.name] : OFFSETS[p.name] + p.size].reshape(p.shape) for p in PIECES
-    }
+    return LAYOUT.decode(obs)
 
 
 def layout_table() -> str:
     """The observation layout as a Markdown table (index range, shape, meaning)."""
-    rows = ["| index | piece | shape | meaning |", "| --- | --- | --- | --- |"]
-    for p in PIECES:
-        start = OFFSETS[p.name]
-        rows.append(f"| {start}-{start + p.size - 1} | `{p.name}` | {p.shape} | {p.description} |")
-    return "\n".join(rows)
+    return LAYOUT.table()

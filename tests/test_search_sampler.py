@@ -208,8 +208,9 @@ def test_the_position_that_crashed_the_search_player_is_dealt_every_time() -> No
 
 def test_the_arena_deal_that_crashed_the_search_player_plays_through() -> None:
     agents = [make_agent(spec) for spec in ("ppo", "search", "search", "search")]
-    (records,) = play_deals(agents, 11, 194, 195)
-    assert len(records) == 4 * 4  # every seat of every rotation finished its round
+    (rounds,) = play_deals(agents, 11, 194, 195)
+    assert [played.rotation for played in rounds] == [0, 1, 2, 3]
+    assert all(len(played.records()) == 4 for played in rounds)
 
 
 # ------------------------------------------------------------------------ property tests

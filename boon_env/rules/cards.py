@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from boon_env.core.bits import bits_of
+from boon_env.core.bits import mask_of as mask_of  # part of this module's API
+
 NUM_CARDS = 32
 
 GREEN, RED, BLUE, GOLD = 0, 1, 2, 3
@@ -68,24 +71,9 @@ def parse_cards(names: str | Iterable[str]) -> list[int]:
     return [parse_card(name) for name in names]
 
 
-def mask_of(cards: Iterable[int]) -> int:
-    """The bitmask of a collection of card ids."""
-    mask = 0
-    for card in cards:
-        mask |= 1 << card
-    return mask
-
-
-# Card ids of every 16-bit half-mask, so that listing a 32-bit set costs two lookups.
-_LOW_IDS: tuple[tuple[int, ...], ...] = tuple(
-    tuple(bit for bit in range(16) if half >> bit & 1) for half in range(1 << 16)
-)
-_HIGH_IDS: tuple[tuple[int, ...], ...] = tuple(tuple(bit + 16 for bit in ids) for ids in _LOW_IDS)
-
-
 def cards_of(mask: int) -> tuple[int, ...]:
     """The card ids in a bitmask, ascending (bits above 31 are ignored)."""
-    return _LOW_IDS[mask & 0xFFFF] + _HIGH_IDS[(mask >> 16) & 0xFFFF]
+    return bits_of(mask & FULL_DECK)
 
 
 def points_of(mask: int) -> int:

@@ -1,0 +1,211 @@
+"""AEC bookkeeping shared by the turn-based card-game environments.
+
+Each game's ``raw_env`` subclasses :class:`CardGameEnv` and supplies what is its own: how to
+reset (options, the first deal), how a seat's observation is encoded, what a round's rewards and
+public record are, and how the table is drawn. The bookkeeping around them is written once here:
+agents and spaces, turn order, rewards paid when a round is scored, ``"round"`` and ``"game"``
+episodes, ``info`` distribution, dead steps, and the standard wrapper stack of :func:`wrap`.
+
+A game object drives the rules and answers to this protocol: ``round.current`` (the seat to
+act), ``round.legal_mask()`` (legal actions as a bitmask), ``apply(action)`` (``None``, or the
+round's result once it is scored), ``is_over``, ``is_truncated``, ``winners``, ``rounds_played``
+and ``next_round(deal)``.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.logger import warn as gymnasium_logger_warn
+from pettingzoo import AECEnv
+
+from boon_env import wrappers
+from boon_env.core.pieces import action_mask
+
+EPISODE_MODES = ("round", "game")
+RENDER_MODES = (None, "ansi", "human")
+
+
+def check_episode_and_render_mode(episode: str, render_mode: str | None) -> None:
+    """Raise ``ValueError`` naming the field unless both are among the allowed values."""
+    if episode not in EPISODE_MODES:
+        raise ValueError(f"episode must be one of {EPISODE_MODES}, got {episode!r}")
+    if render_mode not in RENDER_MODES:
+        raise ValueError(f"render_mode must be one of {RENDER_MODES}, got {render_mode!r}")
+
+
+def wrap(raw: AECEnv) -> AECEnv:
+    """``raw`` in PettingZoo's standard classic-game wrappers (illegal-move termination with
+    reward -1, action bounds, call order), as in :mod:`boon_env.wrappers`."""
+    wrapped: AECEnv = wrappers.TerminateIllegalWrapper(raw, illegal_reward=-1)
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    return wrappers.OrderEnforcingWrapper(wrapped)
+
+
+class CardGameEnv(AECEnv):
+    """Turn bookkeeping of a card game played in rounds by seats ``player_0 .. player_{n-1}``.
+
+    Subclasses call ``super().__init__(config, obs_size, num_actions)`` (``config`` has
+    ``num_players``, ``episode`` and ``render_mode``), set ``action_meaning`` (for the error on
+    a non-integer action) and implement the hooks below; ``reset`` checks its options, then
+    calls :meth:`_reseed` and :meth:`_start_game`.
+    """
+
+    #: What the action ids mean, for error messages, e.g. "a card id, 32 pick, 33 pass".
+    action_meaning = ""
+
+    def __init__(self, config: Any, obs_size: int, num_actions: int) -> None:
+        super().__init__()
+        self.config = config
+        self.render_mode = config.render_mode
+        self.possible_agents = [f"player_{seat}" for seat in range(config.num_players)]
+        self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, 1.0, (obs_size,), np.float32),
+                "action_mask": spaces.Box(0, 1, (num_actions,), np.int8),
+            }
+        )
+        self.observation_spaces = {agent: obs_space for agent in self.possible_agents}
+        self.action_spaces = {agent: spaces.Discrete(num_actions) for agent in self.possible_agents}
+        self._num_actions = num_actions
+        self._no_actions = np.zeros(num_actions, dtype=np.int8)
+        self._rng = np.random.default_rng()
+        self.game: Any = None
+
+    # -------------------------------------------------------------------- hooks of a game
+    def _encode(self, seat: int) -> np.ndarray:
+        """The observation vector of ``seat`` now."""
+        raise NotImplementedError
+
+    def _random_deal(self) -> Any:
+        """A deal for the next round, drawn from ``self._rng``."""
+        raise NotImplementedError
+
+    def _round_rewards(self, result: Any) -> Any:
+        """Each seat's reward for the round just scored (``result`` from ``game.apply``)."""
+        raise NotImplementedError
+
+    def _round_info(self, result: Any) -> dict[str, Any]:
+        """The public record of the round just scored (``info["round"]``)."""
+        raise NotImplementedError
+
+    def _render_text(self) -> str:
+        """The table as text."""
+        raise NotImplementedError
+
+    # -------------------------------------------------------------------------- spaces
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    # --------------------------------------------------------------------------- reset
+    def _reseed(self, seed: int | None) -> None:
+        """A new generator for ``seed``; ``None`` keeps drawing from the current one."""
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+
+    def _start_game(self, game: Any) -> None:
+        """Begin an episode on ``game``, its first round dealt."""
+        self.game = game
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._scored_last_step = False
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {agent: {} for agent in self.agents}
+        self.agent_selection = self.possible_agents[game.round.current]
+
+    # ---------------------------------------------------------------------------- step
+    def step(self, action: int) -> None:
+        """Apply the selected agent's action. Raises ``ValueError`` (state unchanged) if illegal."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        game = self.game
+        result = game.apply(self._action_id(action))  # raises before changing anything if illegal
+        self._cumulative_rewards[agent] = 0.0
+        if self.infos[agent]:
+            self.infos[agent] = {}  # the agent saw its info when it chose this action
+        if result is None:
+            if self._scored_last_step:  # most steps reward nobody: skip rebuilding the dict
+                self.rewards = dict.fromkeys(self.agents, 0.0)
+                self._scored_last_step = False
+            self.agent_selection = self.possible_agents[game.round.current]
+        else:
+            self._score_round(result)
+            self._scored_last_step = True
+            self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _score_round(self, result: Any) -> None:
+        game = self.game
+        self.rewards = {
+            a: float(p)
+            for a, p in zip(self.possible_agents, self._round_rewards(result), strict=True)
+        }
+        info: dict[str, Any] = {"round": self._round_info(result)}
+        ended = self.config.episode == "round" or game.is_over or game.is_truncated
+        if self.config.episode == "game" and ended:
+            info["game"] = {"winners": game.winners, "rounds": game.rounds_played}
+        for agent in self.agents:
+            self.infos[agent] = dict(info)
+        if not ended:
+            game.next_round(self._random_deal())
+            self.agent_selection = self.possible_agents[game.round.current]
+            return
+        truncated = self.config.episode == "game" and game.is_truncated
+        self.terminations = dict.fromkeys(self.agents, not truncated)
+        self.truncations = dict.fromkeys(self.agents, truncated)
+        self.agent_selection = self._next_agent_after(self.agent_selection)
+
+    def _next_agent_after(self, agent: str) -> str:
+        seat = self.possible_agents.index(agent)
+        return self.possible_agents[(seat + 1) % len(self.possible_agents)]
+
+    def _action_id(self, action: Any) -> int:
+        try:
+            return operator.index(action)
+        except TypeError:
+            raise ValueError(
+                f"action must be an integer 0-{self._num_actions - 1} ({self.action_meaning}), "
+                f"got {action!r}"
+            ) from None
+
+    # ------------------------------------------------------------------------- observe
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """``{"observation": vector, "action_mask": mask}`` as seen by ``agent``."""
+        seat = self._seat[agent]
+        acting = seat == self.game.round.current and not (
+            self.terminations[agent] or self.truncations[agent]
+        )
+        return {
+            "observation": self._encode(seat),
+            "action_mask": (
+                action_mask(self.game.round.legal_mask(), self._num_actions)
+                if acting
+                else self._no_actions.copy()
+            ),
+        }
+
+    def render(self) -> str | None:
+        """The table as text (``"ansi"``) or printed (``"human"``)."""
+        if self.render_mode is None:
+            gymnasium_logger_warn("render() called with render_mode=None; nothing to render")
+            return None
+        text = self._render_text()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        """Nothing to release."""

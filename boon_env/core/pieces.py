@@ -1,0 +1,87 @@
+"""Observation vectors built from named pieces.
+
+A game's encoder lists its pieces once, in order; a :class:`Layout` made from that list gives
+each piece's offset, the vector's size, the decoder back into named arrays and the Markdown
+table of the documentation, so none of them can drift from the encoder.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One named block of the observation vector."""
+
+    name: str
+    shape: tuple[int, ...]
+    description: str
+
+    @property
+    def size(self) -> int:
+        """Number of entries of the block."""
+        return int(np.prod(self.shape))
+
+
+class Layout:
+    """Named pieces laid end to end in one flat vector.
+
+    Attributes:
+        pieces: the pieces, in vector order.
+        offsets: piece name -> index of its first entry.
+        size: length of the whole vector.
+    """
+
+    def __init__(self, pieces: Sequence[Piece]) -> None:
+        self.pieces = tuple(pieces)
+        self.offsets: dict[str, int] = {}
+        offset = 0
+        for piece in self.pieces:
+            if piece.name in self.offsets:
+                raise ValueError(f"piece name {piece.name!r} is used twice")
+            self.offsets[piece.name] = offset
+            offset += piece.size
+        self.size = offset
+
+    def decode(self, obs: np.ndarray) -> dict[str, np.ndarray]:
+        """Split an observation vector back into its named pieces, each in its own shape."""
+        obs = np.asarray(obs)
+        if obs.shape != (self.size,):
+            raise ValueError(f"observation must have shape ({self.size},), got {obs.shape}")
+        offsets = self.offsets
+        return {
+            p.name: obs[offsets[p.name] : offsets[p.name] + p.size].reshape(p.shape)
+            for p in self.pieces
+        }
+
+    def table(self) -> str:
+        """The layout as a Markdown table (index range, shape, meaning)."""
+        rows = ["| index | piece | shape | meaning |", "| --- | --- | --- | --- |"]
+        for p in self.pieces:
+            start = self.offsets[p.name]
+            rows.append(
+                f"| {start}-{start + p.size - 1} | `{p.name}` | {p.shape} | {p.description} |"
+            )
+        return "\n".join(rows)
+
+
+def unpack_bits(bits: int, count: int) -> np.ndarray:
+    """Bits ``0 .. count - 1`` of ``bits`` as a uint8 array of 0/1 (bit ``i`` at index ``i``).
+
+    Encoders set the 0/1 part of an observation in one Python int and unpack it with a single
+    numpy call, which is much cheaper than writing the entries one by one.
+    """
+    return np.unpackbits(
+        np.frombuffer(bits.to_bytes((count + 7) // 8, "little"), dtype=np.uint8),
+        count=count,
+        bitorder="little",
+    )
+
+
+def action_mask(legal: int, num_actions: int) -> np.ndarray:
+    """The int8 mask of shape ``(num_actions,)`` of a legal-action bitmask."""
+    return unpack_bits(legal, num_actions).view(np.int8)
