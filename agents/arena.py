@@ -19,6 +19,13 @@ deviation; with one deal it collapses to the mean).
 
 Results do not depend on the number of workers: deal ``d`` and each agent's per-round seed
 are derived from ``(seed, d, rotation, slot)`` alone.
+
+**Batched play.** When every agent can act at many tables at once (``batched``: ``random``,
+``ppo``; see :class:`agents.base.BatchAgent`), the deals are played on the vector engine
+(:class:`boon_env.vector.VectorBoon`) instead, every (deal, rotation) one table, each agent
+choosing for all the tables where it is to act in one call. The deals, dealers and per-round
+agent seeds are the same, and so are the results, round by round (the tests check it); any
+other agent (``heuristic``, ``search``) plays the one-table way.
 """
 
 from __future__ import annotations
@@ -36,7 +43,16 @@ import numpy as np
 
 from agents.specs import make_agent
 from boon_env import boon_v0
-from boon_env.rules import PLAYER_COUNTS, Deal, GameConfig, cards_of, picker_won
+from boon_env.rules import (
+    PLAYER_COUNTS,
+    Deal,
+    GameConfig,
+    cards_of,
+    picker_won,
+    replay,
+    settle,
+)
+from boon_env.vector import VectorBoon
 
 _Z95 = 1.96
 
@@ -61,7 +77,9 @@ class PlayedRound(NamedTuple):
     slots: list[int]  # slots[seat]: the index in the spec list of the agent at that seat
     deal: dict[str, list]  # {"hands": [[ids], ...], "boon": [ids]}
     actions: list[int]  # every action of the round, in order
-    info: dict[str, Any]  # boon_v0's info["round"]
+    # boon_v0's info["round"]; batched play without --save keeps only the keys the records
+    # need and the engine gives (all but payout, victory_cards and tricks)
+    info: dict[str, Any]
 
     def records(self) -> list[SeatRecord]:
         """One :class:`SeatRecord` per seat."""
@@ -178,7 +196,7 @@ def run_arena(
     try:
         per_deal = [
             _logged(rounds, specs, out)
-            for rounds in _play_all(specs, deals, seed, workers, progress)
+            for rounds in _play_all(specs, deals, seed, workers, progress, save is not None)
         ]
     finally:
         if out is not None:
@@ -200,11 +218,15 @@ def _logged(rounds: list[PlayedRound], specs: list[str], out: TextIO | None) -> 
 
 # ------------------------------------------------------------------------------------ playing
 def _play_all(
-    specs: list[str], deals: int, seed: int, workers: int, progress: bool
+    specs: list[str], deals: int, seed: int, workers: int, progress: bool, full: bool
 ) -> Iterator[list[PlayedRound]]:
-    # Chunks small enough for a lively progress bar, large enough to amortise the hand-off.
-    size = max(1, min(50, deals // (workers * 8)))
-    chunks = [(specs, seed, first, min(first + size, deals)) for first in range(0, deals, size)]
+    # Chunks small enough for a lively progress bar, large enough to amortise the hand-off
+    # (batched play wants hundreds of tables per step).
+    batched = all(_batched(make_agent(spec, num_players=len(specs))) for spec in set(specs))
+    size = max(1, min(_BATCH_DEALS if batched else 50, deals // (workers * 8)))
+    chunks = [
+        (specs, seed, first, min(first + size, deals), full) for first in range(0, deals, size)
+    ]
     bar = _progress_bar(deals, progress)
     try:
         if workers == 1:
@@ -236,10 +258,19 @@ def _progress_bar(total: int, enabled: bool) -> Any:
     return tqdm(total=total, unit="deal", file=sys.stderr)
 
 
-def _play_chunk(task: tuple[list[str], int, int, int]) -> list[list[PlayedRound]]:
-    specs, seed, first, stop = task
+def _play_chunk(task: tuple[list[str], int, int, int, bool]) -> list[list[PlayedRound]]:
+    specs, seed, first, stop, full = task
     agents = [make_agent(spec, num_players=len(specs)) for spec in specs]
+    if all(_batched(agent) for agent in agents):
+        return play_deals_batched(agents, seed, first, stop, full)
     return play_deals(agents, seed, first, stop)
+
+
+_BATCH_DEALS = 256  # deals per batched chunk: 768-1280 tables
+
+
+def _batched(agent: Any) -> bool:
+    return bool(getattr(agent, "batched", False))
 
 
 def play_deals(agents: Sequence[Any], seed: int, first: int, stop: int) -> list[list[PlayedRound]]:
@@ -261,10 +292,11 @@ def match(
     spec): the same deals, rotations and statistics as :func:`run_arena`, pooled by name."""
     if len(agents) != len(names) or len(agents) not in PLAYER_COUNTS:
         raise ValueError(f"match needs 3, 4 or 5 agents with one name each, got {len(agents)}")
-    per_deal = [
-        [record for played in rounds for record in played.records()]
-        for rounds in play_deals(agents, seed, 0, deals)
-    ]
+    batched = all(_batched(agent) for agent in agents)
+    played = (
+        play_deals_batched(agents, seed, 0, deals) if batched else play_deals(agents, seed, 0, deals)
+    )
+    per_deal = [[record for one in rounds for record in one.records()] for rounds in played]
     return summarize(names, per_deal)
 
 
@@ -314,6 +346,90 @@ def play_round(
         env.step(seated[seat_of[agent]].act(observed["observation"], observed["action_mask"]))
         agent = env.agent_selection
     return env.infos[agent]["round"]
+
+
+def play_deals_batched(
+    agents: Sequence[Any], seed: int, first: int, stop: int, full: bool = False
+) -> list[list[PlayedRound]]:
+    """:func:`play_deals` on the vector engine, for agents that are all ``batched``: every
+    (deal, rotation) is a table, and at each step every agent acts at once at all the tables
+    where its seat is to act. Same rounds, same results; ``full`` builds the whole
+    ``info["round"]`` (replaying each round on the rules engine), else only the engine's keys.
+    """
+    n = len(agents)
+    config = GameConfig(num_players=n)
+    indices = range(first, stop)
+    options = [deal_options(make_deal(config, seed, d), d % n) for d in indices]
+    deal_of = np.repeat(np.arange(len(options)), n)  # table t plays deal first + t // n
+    rotation = np.tile(np.arange(n), len(options))  # ... in rotation t % n
+    venv = VectorBoon(len(deal_of), n, observations=False)
+    venv.reset(deals=[{**options[k]["deal"], "dealer": options[k]["dealer"]} for k in deal_of])
+    for slot, agent in enumerate(agents):
+        agent.reset_batch(
+            [_agent_seed(seed, first + int(k), int(r), slot) for k, r in zip(deal_of, rotation)]
+        )
+    mask, seat = venv.action_masks(), venv.seat
+    playing = np.ones(len(deal_of), dtype=bool)
+    ended_at = np.zeros(len(deal_of), dtype=np.int64)
+    history: list[np.ndarray] = []
+    records: dict[str, np.ndarray] = {}
+    while playing.any():
+        # Finished tables have been dealt a next round; they play on with filler moves.
+        actions = np.argmax(mask, axis=1)
+        slot_of = (seat - rotation) % n
+        for slot, agent in enumerate(agents):
+            rows = np.flatnonzero(playing & (slot_of == slot))
+            if rows.size:
+                observed = venv.observe(rows) if agent.observes else None
+                actions[rows] = agent.act_batch(observed, mask[rows], rows)
+        history.append(actions)
+        _obs, mask, seat, _rewards, done = venv.step(actions)
+        ended = np.flatnonzero(done & playing)
+        if ended.size:
+            finished = venv.finished
+            for name in _RECORDED:
+                column = getattr(finished, name)
+                records.setdefault(name, column)[ended] = column[ended]
+            ended_at[ended] = len(history)
+            playing[ended] = False
+    moves = np.stack(history, axis=1)
+    played: list[list[PlayedRound]] = [[] for _ in options]
+    for t, (k, r) in enumerate(zip(deal_of.tolist(), rotation.tolist(), strict=True)):
+        deal, dealer = options[k]["deal"], options[k]["dealer"]
+        actions = moves[t, : ended_at[t]].tolist()
+        info = (
+            _full_info(config, deal, dealer, actions)
+            if full
+            else _engine_info(config, records, t)
+        )
+        slots = [(s - r) % n for s in range(n)]
+        played[k].append(PlayedRound(first + k, r, dealer, slots, deal, actions, info))
+    return played
+
+
+_RECORDED = ("picker", "leaster", "leaster_winner", "discards", "points", "tricks_won", "values")
+
+
+def _engine_info(config: GameConfig, records: dict[str, np.ndarray], t: int) -> dict[str, Any]:
+    discards = cards_of(int(records["discards"][t]))
+    return {
+        "picker": int(records["picker"][t]),
+        "leaster": bool(records["leaster"][t]),
+        "leaster_winner": int(records["leaster_winner"][t]),
+        "points": records["points"][t].tolist(),
+        "tricks_won": records["tricks_won"][t].tolist(),
+        "value": records["values"][t].tolist(),
+        "discards": [*discards, *[boon_v0.NO_ID] * (config.boon_size - len(discards))],
+    }
+
+
+def _full_info(
+    config: GameConfig, deal: dict[str, list], dealer: int, actions: list[int]
+) -> dict[str, Any]:
+    # What boon_v0 reports for the round, each arena round being a game's first.
+    state = replay(config, Deal.from_cards(config, deal["hands"], deal["boon"]), actions, dealer)
+    holdings = [config.starting_victory_cards] * config.num_players
+    return boon_v0.round_info(state, settle(state, holdings))
 
 
 def _agent_seed(seed: int, index: int, rotation: int, slot: int) -> int:
