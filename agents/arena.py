@@ -292,10 +292,8 @@ def match(
     spec): the same deals, rotations and statistics as :func:`run_arena`, pooled by name."""
     if len(agents) != len(names) or len(agents) not in PLAYER_COUNTS:
         raise ValueError(f"match needs 3, 4 or 5 agents with one name each, got {len(agents)}")
-    batched = all(_batched(agent) for agent in agents)
-    played = (
-        play_deals_batched(agents, seed, 0, deals) if batched else play_deals(agents, seed, 0, deals)
-    )
+    play = play_deals_batched if all(_batched(agent) for agent in agents) else play_deals
+    played = play(agents, seed, 0, deals)
     per_deal = [[record for one in rounds for record in one.records()] for rounds in played]
     return summarize(names, per_deal)
 
@@ -353,35 +351,39 @@ def play_deals_batched(
 ) -> list[list[PlayedRound]]:
     """:func:`play_deals` on the vector engine, for agents that are all ``batched``: every
     (deal, rotation) is a table, and at each step every agent acts at once at all the tables
-    where its seat is to act. Same rounds, same results; ``full`` builds the whole
+    where one of its seats is to act. Same rounds, same results; ``full`` builds the whole
     ``info["round"]`` (replaying each round on the rules engine), else only the engine's keys.
+
+    An agent object may sit in several slots (one call for all of them): its rounds are told
+    apart as rows ``table * n + slot`` of :meth:`~agents.base.BatchAgent.reset_batch`.
     """
     n = len(agents)
     config = GameConfig(num_players=n)
-    indices = range(first, stop)
-    options = [deal_options(make_deal(config, seed, d), d % n) for d in indices]
-    deal_of = np.repeat(np.arange(len(options)), n)  # table t plays deal first + t // n
-    rotation = np.tile(np.arange(n), len(options))  # ... in rotation t % n
-    venv = VectorBoon(len(deal_of), n, observations=False)
-    venv.reset(deals=[{**options[k]["deal"], "dealer": options[k]["dealer"]} for k in deal_of])
-    for slot, agent in enumerate(agents):
-        agent.reset_batch(
-            [_agent_seed(seed, first + int(k), int(r), slot) for k, r in zip(deal_of, rotation)]
-        )
+    options = [deal_options(make_deal(config, seed, d), d % n) for d in range(first, stop)]
+    tables = len(options) * n
+    rotation = np.tile(np.arange(n), len(options))  # table t plays deal first + t // n
+    venv = VectorBoon(tables, n, observations=False)
+    venv.reset(deals=[{**o["deal"], "dealer": o["dealer"]} for o in options for _ in range(n)])
+    unique = {id(agent): agent for agent in agents}
+    # sits[key][slot]: whether agent ``key`` sits in that slot
+    sits = {key: np.array([a is agent for a in agents]) for key, agent in unique.items()}
+    seeds = _RoundSeeds(seed, first, n, tables)
+    for agent in unique.values():
+        agent.reset_batch(seeds)
     mask, seat = venv.action_masks(), venv.seat
-    playing = np.ones(len(deal_of), dtype=bool)
-    ended_at = np.zeros(len(deal_of), dtype=np.int64)
+    playing = np.ones(tables, dtype=bool)
+    ended_at = np.zeros(tables, dtype=np.int64)
     history: list[np.ndarray] = []
     records: dict[str, np.ndarray] = {}
     while playing.any():
         # Finished tables have been dealt a next round; they play on with filler moves.
         actions = np.argmax(mask, axis=1)
         slot_of = (seat - rotation) % n
-        for slot, agent in enumerate(agents):
-            rows = np.flatnonzero(playing & (slot_of == slot))
+        for key, agent in unique.items():
+            rows = np.flatnonzero(playing & sits[key][slot_of])
             if rows.size:
                 observed = venv.observe(rows) if agent.observes else None
-                actions[rows] = agent.act_batch(observed, mask[rows], rows)
+                actions[rows] = agent.act_batch(observed, mask[rows], rows * n + slot_of[rows])
         history.append(actions)
         _obs, mask, seat, _rewards, done = venv.step(actions)
         ended = np.flatnonzero(done & playing)
@@ -393,41 +395,73 @@ def play_deals_batched(
             ended_at[ended] = len(history)
             playing[ended] = False
     moves = np.stack(history, axis=1)
+    infos = (
+        [_full_info(config, options[t // n], moves[t, : ended_at[t]]) for t in range(tables)]
+        if full
+        else _engine_infos(config, records)
+    )
     played: list[list[PlayedRound]] = [[] for _ in options]
-    for t, (k, r) in enumerate(zip(deal_of.tolist(), rotation.tolist(), strict=True)):
-        deal, dealer = options[k]["deal"], options[k]["dealer"]
-        actions = moves[t, : ended_at[t]].tolist()
-        info = (
-            _full_info(config, deal, dealer, actions)
-            if full
-            else _engine_info(config, records, t)
+    for t, info in enumerate(infos):
+        option, r = options[t // n], t % n
+        played[t // n].append(
+            PlayedRound(
+                first + t // n,
+                r,
+                option["dealer"],
+                [(s - r) % n for s in range(n)],
+                option["deal"],
+                moves[t, : ended_at[t]].tolist(),
+                info,
+            )
         )
-        slots = [(s - r) % n for s in range(n)]
-        played[k].append(PlayedRound(first + k, r, dealer, slots, deal, actions, info))
     return played
+
+
+class _RoundSeeds(Sequence[int]):
+    """The per-round agent seeds of a batched chunk, row ``table * n + slot``, each computed
+    when read (a deterministic agent never reads them)."""
+
+    def __init__(self, seed: int, first: int, n: int, tables: int) -> None:
+        self._seed, self._first, self._n, self._tables = seed, first, n, tables
+
+    def __len__(self) -> int:
+        return self._tables * self._n
+
+    def __getitem__(self, row: int) -> int:  # type: ignore[override] - no slices needed
+        if not 0 <= row < len(self):
+            raise IndexError(row)
+        table, slot = divmod(row, self._n)
+        deal, rotation = divmod(table, self._n)
+        return _agent_seed(self._seed, self._first + deal, rotation, slot)
 
 
 _RECORDED = ("picker", "leaster", "leaster_winner", "discards", "points", "tricks_won", "values")
 
 
-def _engine_info(config: GameConfig, records: dict[str, np.ndarray], t: int) -> dict[str, Any]:
-    discards = cards_of(int(records["discards"][t]))
-    return {
-        "picker": int(records["picker"][t]),
-        "leaster": bool(records["leaster"][t]),
-        "leaster_winner": int(records["leaster_winner"][t]),
-        "points": records["points"][t].tolist(),
-        "tricks_won": records["tricks_won"][t].tolist(),
-        "value": records["values"][t].tolist(),
-        "discards": [*discards, *[boon_v0.NO_ID] * (config.boon_size - len(discards))],
-    }
+def _engine_infos(config: GameConfig, records: dict[str, np.ndarray]) -> list[dict[str, Any]]:
+    # The info["round"] keys the engine gives, as boon_v0 writes them (discards padded).
+    columns = {name: records[name].tolist() for name in _RECORDED}
+    pad = [boon_v0.NO_ID] * config.boon_size
+    return [
+        {
+            "picker": picker,
+            "leaster": leaster,
+            "leaster_winner": winner,
+            "points": points,
+            "tricks_won": tricks,
+            "value": value,
+            "discards": [*cards_of(discards), *pad][: config.boon_size],
+        }
+        for picker, leaster, winner, discards, points, tricks, value in zip(
+            *(columns[name] for name in _RECORDED), strict=True
+        )
+    ]
 
 
-def _full_info(
-    config: GameConfig, deal: dict[str, list], dealer: int, actions: list[int]
-) -> dict[str, Any]:
+def _full_info(config: GameConfig, option: dict[str, Any], actions: np.ndarray) -> dict[str, Any]:
     # What boon_v0 reports for the round, each arena round being a game's first.
-    state = replay(config, Deal.from_cards(config, deal["hands"], deal["boon"]), actions, dealer)
+    deal = Deal.from_cards(config, option["deal"]["hands"], option["deal"]["boon"])
+    state = replay(config, deal, actions.tolist(), option["dealer"])
     holdings = [config.starting_victory_cards] * config.num_players
     return boon_v0.round_info(state, settle(state, holdings))
 
