@@ -174,11 +174,14 @@ def run_arena(
     workers: int = 1,
     progress: bool = False,
     save: str | Path | None = None,
+    batch: bool = True,
 ) -> ArenaReport:
     """Play ``deals`` deals, each in every rotation of ``specs`` (one spec per seat).
 
     With ``save``, every round played is written to that file as one JSON line
-    (:meth:`PlayedRound.to_json`), deal by deal.
+    (:meth:`PlayedRound.to_json`), deal by deal. When every agent can act on a batch, the
+    rounds are played batched (see the module docstring) unless ``batch`` is ``False``; the
+    results are the same either way.
 
     Raises:
         ValueError: a bad player count, deal count, worker count or agent spec.
@@ -196,7 +199,7 @@ def run_arena(
     try:
         per_deal = [
             _logged(rounds, specs, out)
-            for rounds in _play_all(specs, deals, seed, workers, progress, save is not None)
+            for rounds in _play_all(specs, deals, seed, workers, progress, save is not None, batch)
         ]
     finally:
         if out is not None:
@@ -218,14 +221,23 @@ def _logged(rounds: list[PlayedRound], specs: list[str], out: TextIO | None) -> 
 
 # ------------------------------------------------------------------------------------ playing
 def _play_all(
-    specs: list[str], deals: int, seed: int, workers: int, progress: bool, full: bool
+    specs: list[str],
+    deals: int,
+    seed: int,
+    workers: int,
+    progress: bool,
+    full: bool,
+    batch: bool,
 ) -> Iterator[list[PlayedRound]]:
     # Chunks small enough for a lively progress bar, large enough to amortise the hand-off
     # (batched play wants hundreds of tables per step).
-    batched = all(_batched(make_agent(spec, num_players=len(specs))) for spec in set(specs))
+    batched = batch and all(
+        _batched(make_agent(spec, num_players=len(specs))) for spec in set(specs)
+    )
     size = max(1, min(_BATCH_DEALS if batched else 50, deals // (workers * 8)))
     chunks = [
-        (specs, seed, first, min(first + size, deals), full) for first in range(0, deals, size)
+        (specs, seed, first, min(first + size, deals), full, batched)
+        for first in range(0, deals, size)
     ]
     bar = _progress_bar(deals, progress)
     try:
@@ -258,11 +270,12 @@ def _progress_bar(total: int, enabled: bool) -> Any:
     return tqdm(total=total, unit="deal", file=sys.stderr)
 
 
-def _play_chunk(task: tuple[list[str], int, int, int, bool]) -> list[list[PlayedRound]]:
-    specs, seed, first, stop, full = task
+def _play_chunk(task: tuple[list[str], int, int, int, bool, bool]) -> list[list[PlayedRound]]:
+    specs, seed, first, stop, full, batched = task
+    if batched:  # one agent per spec, acting for all its slots at once
+        by_spec = {spec: make_agent(spec, num_players=len(specs)) for spec in specs}
+        return play_deals_batched([by_spec[spec] for spec in specs], seed, first, stop, full)
     agents = [make_agent(spec, num_players=len(specs)) for spec in specs]
-    if all(_batched(agent) for agent in agents):
-        return play_deals_batched(agents, seed, first, stop, full)
     return play_deals(agents, seed, first, stop)
 
 
