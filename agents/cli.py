@@ -13,16 +13,22 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from agents import bench
-from agents.arena import run_arena
-from agents.base import Agent
-from agents.boyn_cli import play_boyn_game
-from agents.specs import make_agent
-from agents.terminal import ask_move, next_move
-from boon_env import boon_v0
-from boon_env.boyn.rules import PLAYER_COUNTS as BOYN_PLAYER_COUNTS
-from boon_env.render import render_table
-from boon_env.rules import (
+# One BLAS thread per process, set before numpy loads (a value the user set wins): the arena's
+# parallelism is its worker processes, and a second BLAS thread on the batched policy's small
+# products costs far more than it gains on a busy machine; the benchmarks measure one core.
+for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_variable, "1")
+
+from agents import bench  # noqa: E402
+from agents.arena import run_arena  # noqa: E402
+from agents.base import Agent  # noqa: E402
+from agents.boyn_cli import play_boyn_game  # noqa: E402
+from agents.specs import make_agent  # noqa: E402
+from agents.terminal import ask_move, next_move  # noqa: E402
+from boon_env import boon_v0  # noqa: E402
+from boon_env.boyn.rules import PLAYER_COUNTS as BOYN_PLAYER_COUNTS  # noqa: E402
+from boon_env.render import render_table  # noqa: E402
+from boon_env.rules import (  # noqa: E402
     PASS,
     PICK,
     PLAYER_COUNTS,
