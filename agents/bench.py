@@ -246,7 +246,8 @@ def run(args: argparse.Namespace) -> None:
         print(json.dumps(report, indent=2))
         return
     print(
-        f"B = {args.tables} tables, one core, median of {args.repeats} runs; "
+        ("BOYN, " if args.game == "boyn" else f"B = {args.tables} tables, ")
+        + f"one core, median of {args.repeats} runs; "
         f"{machine()}, Python {platform.python_version()}, "
         f"numpy {np.__version__}"
     )
