@@ -10,7 +10,7 @@ snapshots of the policy, the heuristic and random play.
     python train.py --help                # every flag
     python train.py --resume runs/<run>/checkpoints/model_<steps>.zip
 
-The final model loads anywhere a player spec is accepted: ``ppo:runs/<run>/model.zip``.
+The final model loads anywhere a player spec is accepted: ``ppo:runs/<run>/model.npz``.
 See ``docs/training.md``.
 """
 
@@ -21,95 +21,158 @@ import sys
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Literal
 
 import numpy as np
 import torch
+import tyro
 from sb3_contrib import MaskablePPO
 
-from boon_env.selfplay import make_vec_env, parse_pool_weights
-from boon_env.training import (
-    ModelFileError,
-    SelfPlayCallback,
-    arg,
-    behaviour_clone,
-    imitation_data,
-    load_model,
-    load_pool,
-    parse_dataclass_args,
-    pool_path,
-)
+from agents.policy import ModelFileError, NumpyPolicy, save_policy
+from agents.training.callbacks import SelfPlayCallback, load_model, load_pool, pool_path
+from agents.training.imitation import behaviour_clone, imitation_data
+from agents.training.selfplay import make_vec_env, parse_pool_weights
 
 
 @dataclass
 class Args:
-    """Flags of ``train.py`` (``--field-name``)."""
+    """Train a Boon player by self-play (every field is a ``--flag``; ``--help`` lists them)."""
 
-    exp_name: str = arg("boon_ppo", "name of the experiment (prefix of the run name)")
-    seed: int = arg(1, "seed of everything: deals, seats, opponent draws, network init")
-    num_players: int = arg(4, "players at the table: 3, 4 or 5")
-    total_timesteps: int = arg(
-        400_000, "learner decisions to train for in all (a resumed run counts its past ones)"
-    )
-    num_workers: int = arg(2, "worker processes stepping the environments (one per core)")
-    envs_per_worker: int = arg(8, "environments per worker process")
-    n_steps: int = arg(128, "decisions per environment per rollout (one PPO update each)")
-    batch_size: int = arg(512, "minibatch size of the PPO update")
-    n_epochs: int = arg(4, "passes over each rollout in the PPO update")
-    learning_rate: float = arg(1e-4, "Adam learning rate (low: PPO refines the warm start)")
-    gamma: float = arg(1.0, "discount; rounds are short and only the last step pays")
-    gae_lambda: float = arg(0.95, "GAE lambda")
-    clip_range: float = arg(0.2, "PPO clipping")
-    ent_coef: float = arg(0.003, "entropy bonus (also keeps pick/pass exploring)")
-    vf_coef: float = arg(0.5, "value-loss weight")
-    max_grad_norm: float = arg(0.5, "gradient clipping")
-    net_arch: str = arg("256,256", "hidden layer sizes of the actor and of the critic")
-    pool_weights: str = arg(
-        "self=0.3,heuristic=0.6,random=0.1",
-        "opponent mix, drawn per seat per round: self (a policy snapshot), heuristic, random",
-    )
-    snapshot_every: int = arg(10, "add the current policy to the pool every this many updates")
-    pool_size: int = arg(5, "policy snapshots kept in the pool (the most recent)")
-    shaping: float = arg(
-        0.0,
-        "optional shaping: reward += shaping * (my side's point share - 1/2) in picker rounds",
-    )
-    bc_rounds: int = arg(
-        4000,
-        "imitation warm start: rounds of heuristic tables whose decisions the fresh policy "
-        "(and its critic) are fitted to before PPO (0: start from scratch)",
-    )
-    bc_epochs: int = arg(2, "passes over the imitation data")
-    pick_assist_start: float = arg(
-        0.0,
-        "share of rounds whose learner pick decision the heuristic makes at the start "
-        "(anti-collapse: the policy learns picker play before its own pick decisions are "
-        "trained; assisted decisions are not training samples)",
-    )
-    pick_assist_end: float = arg(0.0, "share of assisted pick decisions after the decay")
-    pick_assist_decay: float = arg(
-        0.4, "fraction of total_timesteps over which the assist share falls linearly"
-    )
-    eval_every: int = arg(20, "duplicate-arena evaluation every this many updates (0: never)")
-    eval_deals: int = arg(200, "deals per quick evaluation")
-    checkpoint_every: int = arg(20, "save a checkpoint every this many updates (0: never)")
-    resume: str = arg("", "checkpoint .zip to continue training from (its pool too, if saved)")
-    runs_dir: str = arg("runs", "where runs (TensorBoard logs, checkpoints, model) are written")
-    model_path: str = arg("", "where to save the final model (default: runs/<run>/model.zip)")
-    arena_deals: int = arg(200, "deals of the final arena evaluation per opponent (0: skip)")
-    arena_opponents: str = arg("random,heuristic", "opponents of the final arena evaluation")
-    progress_bar: bool = arg(True, "show a progress bar")
-    torch_threads: int = arg(1, "torch threads of the learner process")
+    exp_name: str = "boon_ppo"
+    """Name of the experiment (prefix of the run name)."""
+
+    seed: int = 1
+    """Seed of everything: deals, seats, opponent draws, network init."""
+
+    num_players: Literal[3, 4, 5] = 4
+    """Players at the table: 3, 4 or 5."""
+
+    total_timesteps: int = 400_000
+    """Learner decisions to train for in all (a resumed run counts its past ones)."""
+
+    num_workers: int = 2
+    """Worker processes stepping the environments (one per core)."""
+
+    envs_per_worker: int = 8
+    """Environments per worker process."""
+
+    n_steps: int = 128
+    """Decisions per environment per rollout (one PPO update each)."""
+
+    batch_size: int = 512
+    """Minibatch size of the PPO update."""
+
+    n_epochs: int = 4
+    """Passes over each rollout in the PPO update."""
+
+    learning_rate: float = 1e-4
+    """Adam learning rate (low: PPO refines the warm start)."""
+
+    gamma: float = 1.0
+    """Discount; rounds are short and only the last step pays."""
+
+    gae_lambda: float = 0.95
+    """GAE lambda."""
+
+    clip_range: float = 0.2
+    """PPO clipping."""
+
+    ent_coef: float = 0.003
+    """Entropy bonus (also keeps pick/pass exploring)."""
+
+    vf_coef: float = 0.5
+    """Value-loss weight."""
+
+    max_grad_norm: float = 0.5
+    """Gradient clipping."""
+
+    net_arch: str = "256,256"
+    """Hidden layer sizes of the actor and of the critic."""
+
+    pool_weights: str = "self=0.3,heuristic=0.6,random=0.1"
+    """Opponent mix, drawn per seat per round: self (a policy snapshot), heuristic, random."""
+
+    snapshot_every: int = 10
+    """Add the current policy to the pool every this many updates."""
+
+    pool_size: int = 5
+    """Policy snapshots kept in the pool (the most recent)."""
+
+    shaping: float = 0.0
+    """Optional shaping: reward += shaping * (my side's point share - 1/2) in picker rounds."""
+
+    bc_rounds: int = 4000
+    """Imitation warm start: rounds of heuristic tables whose decisions the fresh policy (and its
+    critic) are fitted to before PPO (0: start from scratch)
+    """
+
+    bc_epochs: int = 2
+    """Passes over the imitation data."""
+
+    pick_assist_start: float = 0.0
+    """Share of rounds whose learner pick decision the heuristic makes at the start (anti-
+    collapse: the policy learns picker play before its own pick decisions are trained;
+    assisted decisions are not training samples)
+    """
+
+    pick_assist_end: float = 0.0
+    """Share of assisted pick decisions after the decay."""
+
+    pick_assist_decay: float = 0.4
+    """Fraction of total_timesteps over which the assist share falls linearly."""
+
+    eval_every: int = 20
+    """Duplicate-arena evaluation every this many updates (0: never)."""
+
+    eval_deals: int = 200
+    """Deals per quick evaluation."""
+
+    checkpoint_every: int = 20
+    """Save a checkpoint every this many updates (0: never)."""
+
+    resume: str = ""
+    """Checkpoint .zip to continue training from (its pool too, if saved); it is unpickled,
+    so resume only from your own runs."""
+
+    runs_dir: str = "runs"
+    """Where runs (TensorBoard logs, checkpoints, model) are written."""
+
+    model_path: str = ""
+    """Where to save the final model, as NAME.npz + NAME.json (the pickle-free player) and
+    NAME.zip (the whole learner, to resume from); default: runs/<run>/model."""
+
+    arena_deals: int = 200
+    """Deals of the final arena evaluation per opponent (0: skip)."""
+
+    arena_opponents: str = "random,heuristic"
+    """Opponents of the final arena evaluation."""
+
+    progress_bar: bool = True
+    """Show a progress bar."""
+
+    torch_threads: int = 1
+    """Torch threads of the learner process."""
+
+
+def check_args(args: Args) -> None:
+    """Refuse flag values that cannot work, before any worker starts.
+
+    Raises:
+        ValueError: naming the flag and what is wrong with it.
+    """
+    parse_pool_weights(args.pool_weights)
+    if not all(part.strip().isdigit() for part in args.net_arch.split(",")):
+        raise ValueError(f"--net-arch must be layer sizes like 256,256, got {args.net_arch!r}")
+    if args.resume and not Path(args.resume).is_file():
+        raise ModelFileError(f"--resume: no model file at {args.resume}")
 
 
 def main(args: Args) -> Path:
-    """Train, save the model and print the arena table; returns the model path."""
+    """Train, save the model and print the arena table; returns the player's ``.npz`` path."""
     run_name = f"{args.exp_name}_{args.num_players}p_s{args.seed}_{int(time.time())}"
     run_dir = Path(args.runs_dir) / run_name
     run_dir.mkdir(parents=True, exist_ok=True)
     (run_dir / "args.json").write_text(json.dumps(asdict(args), indent=2))
-    parse_pool_weights(args.pool_weights)  # fail on a bad spec before starting workers
-    if args.resume and not Path(args.resume).is_file():
-        raise ModelFileError(f"no model file at {args.resume}")
     torch.set_num_threads(args.torch_threads)
     torch.manual_seed(args.seed)
     np.random.seed(args.seed)  # SB3 reads the global generator in places; the env never does
@@ -133,7 +196,7 @@ def main(args: Args) -> Path:
         except ModelFileError:
             envs.close()
             raise
-        snapshots = load_pool(pool_path(Path(args.resume)))
+        snapshots = load_pool(pool_path(Path(args.resume)), args.num_players)
         model.tensorboard_log = str(run_dir)
     else:
         hidden = [int(h) for h in args.net_arch.split(",")]
@@ -195,12 +258,15 @@ def main(args: Args) -> Path:
     wall = time.time() - start
     envs.close()
 
-    model_path = Path(args.model_path) if args.model_path else run_dir / "model.zip"
-    model_path.parent.mkdir(parents=True, exist_ok=True)
-    model.save(model_path)
+    # The player: the actor in the pickle-free format; the whole learner beside it to resume.
+    stem = Path(args.model_path) if args.model_path else run_dir / "model"
+    stem.parent.mkdir(parents=True, exist_ok=True)
+    model.save(stem.with_name(stem.name + ".zip"))
+    policy = NumpyPolicy.from_sb3(model.policy)
     last = callback.history[-1] if callback.history else {}
     summary = {
         "command": "python train.py " + " ".join(_flags(args)),
+        "seed": args.seed,
         "learner_decisions": int(model.num_timesteps),
         "trained_decisions_this_run": remaining,
         "wall_time_s": round(wall, 1),
@@ -209,19 +275,23 @@ def main(args: Args) -> Path:
         "final_leaster_rate": last.get("charts/leaster_rate"),
         "final_learner_pick_rate": last.get("charts/learner_pick_rate"),
     }
-    (run_dir / "summary.json").write_text(json.dumps(summary, indent=2))
+    player = save_policy(stem, policy, args.num_players, summary)
     print(json.dumps(summary, indent=2))
-    print(f"model saved to {model_path}  (use it as ppo:{model_path})")
+    print(f"model saved to {player}  (use it as ppo:{player})")
 
     # Evaluation in the duplicate arena against the hand-written opponents.
     if args.arena_deals:
         from agents.arena import run_arena  # only needed at the end
 
+        summary["arena"] = {}
         for opponent in filter(None, (o.strip() for o in args.arena_opponents.split(","))):
-            specs = [f"ppo:{model_path}"] + [opponent] * (args.num_players - 1)
+            specs = [f"ppo:{player}"] + [opponent] * (args.num_players - 1)
             report = run_arena(specs, args.arena_deals, seed=args.seed, workers=args.num_workers)
+            summary["arena"][opponent] = report.to_json()
             print(report.table(), flush=True)
-    return model_path
+        save_policy(stem, policy, args.num_players, summary)  # the arena joins its provenance
+    (run_dir / "summary.json").write_text(json.dumps(summary, indent=2))
+    return player
 
 
 def _flags(args: Args) -> list[str]:
@@ -239,7 +309,12 @@ def _flags(args: Args) -> list[str]:
 
 
 if __name__ == "__main__":
+    cli_args = tyro.cli(Args, description=__doc__.split("\n\n")[0])
     try:
-        main(parse_dataclass_args(Args, description=__doc__.split("\n\n")[0]))
-    except ModelFileError as error:  # a bad --resume file: one clear line, no traceback
+        check_args(cli_args)
+    except ValueError as error:  # a user's mistake: one clear line, not a traceback
+        sys.exit(f"train.py: error: {error}")
+    try:
+        main(cli_args)
+    except ModelFileError as error:  # e.g. a corrupt --resume checkpoint
         sys.exit(f"train.py: error: {error}")

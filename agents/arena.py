@@ -7,10 +7,15 @@ environment (``raw_env``, reset with ``options={"deal": ..., "dealer": ...}``), 
 exactly the observations the environment produces.
 
 Per agent spec (seats with the same spec pooled) the report gives the mean Victory Cards per
-round and its 95% confidence interval. The rotations of one deal are correlated, so the unit
-of the interval is the deal: with ``x_d`` the spec's mean Victory Cards per round over its
-rounds of deal ``d`` and ``N`` deals, the interval is ``mean(x) +/- 1.96 * sd(x) / sqrt(N)``
-(normal approximation, sample standard deviation; with one deal it collapses to the mean).
+round and its 95% confidence interval. A round is measured by its value under the rules
+(:func:`boon_env.rules.round_value`, ``info["round"]["value"]``): what the picker wins or pays
+with no cap from what players hold, since every round of the arena is a fresh start; the
+environment's ``payout`` (capped by holdings) is what a whole game pays.
+
+The rotations of one deal are correlated, so the unit of the interval is the deal: with
+``x_d`` the spec's mean Victory Cards per round over its rounds of deal ``d`` and ``N`` deals,
+the interval is ``mean(x) +/- 1.96 * sd(x) / sqrt(N)`` (normal approximation, sample standard
+deviation; with one deal it collapses to the mean).
 
 Results do not depend on the number of workers: deal ``d`` and each agent's per-round seed
 are derived from ``(seed, d, rotation, slot)`` alone.
@@ -18,20 +23,21 @@ are derived from ``(seed, d, rotation, slot)`` alone.
 
 from __future__ import annotations
 
+import json
 import multiprocessing
 import sys
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass
-from typing import Any, NamedTuple
+from pathlib import Path
+from typing import Any, NamedTuple, TextIO
 
 import numpy as np
 
 from agents.specs import make_agent
 from boon_env import boon_v0
-from boon_env.rules import PLAYER_COUNTS, Deal, GameConfig, cards_of, leaster_winner
+from boon_env.rules import PLAYER_COUNTS, Deal, GameConfig, cards_of, picker_won
 
-PICKER_WINS_AT = 61
 _Z95 = 1.96
 
 
@@ -39,11 +45,50 @@ class SeatRecord(NamedTuple):
     """One agent's part in one round."""
 
     slot: int  # index of the agent in the arena's spec list
-    payout: int  # Victory Cards won (negative: paid)
+    value: int  # Victory Cards won (negative: paid), uncapped: the round's value
     points: int  # points taken (with the discards, for the picker)
     picked: bool
     leaster: bool
     leaster_won: bool
+
+
+class PlayedRound(NamedTuple):
+    """One round of a deal as played: enough to recompute its results or replay it."""
+
+    deal_index: int
+    rotation: int
+    dealer: int
+    slots: list[int]  # slots[seat]: the index in the spec list of the agent at that seat
+    deal: dict[str, list]  # {"hands": [[ids], ...], "boon": [ids]}
+    actions: list[int]  # every action of the round, in order
+    info: dict[str, Any]  # boon_v0's info["round"]
+
+    def records(self) -> list[SeatRecord]:
+        """One :class:`SeatRecord` per seat."""
+        info = self.info
+        return [
+            SeatRecord(
+                slot=slot,
+                value=info["value"][seat],
+                points=info["points"][seat],
+                picked=info["picker"] == seat,
+                leaster=info["leaster"],
+                leaster_won=info["leaster_winner"] == seat,
+            )
+            for seat, slot in enumerate(self.slots)
+        ]
+
+    def to_json(self, specs: Sequence[str]) -> dict[str, Any]:
+        """The ``boon arena --save`` line of this round (see ``docs/cli.md``)."""
+        return {
+            "deal_index": self.deal_index,
+            "rotation": self.rotation,
+            "dealer": self.dealer,
+            "seats": [specs[slot] for slot in self.slots],
+            "deal": self.deal,
+            "actions": self.actions,
+            "round": self.info,
+        }
 
 
 @dataclass(frozen=True)
@@ -110,8 +155,12 @@ def run_arena(
     seed: int = 0,
     workers: int = 1,
     progress: bool = False,
+    save: str | Path | None = None,
 ) -> ArenaReport:
     """Play ``deals`` deals, each in every rotation of ``specs`` (one spec per seat).
+
+    With ``save``, every round played is written to that file as one JSON line
+    (:meth:`PlayedRound.to_json`), deal by deal.
 
     Raises:
         ValueError: a bad player count, deal count, worker count or agent spec.
@@ -122,33 +171,47 @@ def run_arena(
     if deals < 1 or workers < 1:
         raise ValueError(f"deals and workers must be >= 1, got {deals} and {workers}")
     for spec in dict.fromkeys(specs):
-        make_agent(spec)  # fail fast, in this process, on a bad spec or a missing model
+        # Fail fast, in this process, on a bad spec or a missing or mismatched model.
+        make_agent(spec, num_players=len(specs))
+    out = open(save, "w") if save is not None else None  # noqa: SIM115 - closed below
     start = time.perf_counter()
-    per_deal = list(_play_all(specs, deals, seed, workers, progress))
+    try:
+        per_deal = [
+            _logged(rounds, specs, out)
+            for rounds in _play_all(specs, deals, seed, workers, progress)
+        ]
+    finally:
+        if out is not None:
+            out.close()
     elapsed = time.perf_counter() - start
-    rounds = deals * len(specs)
     return ArenaReport(
         num_players=len(specs),
         deals=deals,
-        rounds_per_second=rounds / elapsed,
+        rounds_per_second=deals * len(specs) / elapsed,
         results=summarize(specs, per_deal),
     )
+
+
+def _logged(rounds: list[PlayedRound], specs: list[str], out: TextIO | None) -> list[SeatRecord]:
+    if out is not None:
+        out.writelines(json.dumps(played.to_json(specs)) + "\n" for played in rounds)
+    return [record for played in rounds for record in played.records()]
 
 
 # ------------------------------------------------------------------------------------ playing
 def _play_all(
     specs: list[str], deals: int, seed: int, workers: int, progress: bool
-) -> Iterator[list[SeatRecord]]:
+) -> Iterator[list[PlayedRound]]:
     # Chunks small enough for a lively progress bar, large enough to amortise the hand-off.
     size = max(1, min(50, deals // (workers * 8)))
     chunks = [(specs, seed, first, min(first + size, deals)) for first in range(0, deals, size)]
     bar = _progress_bar(deals, progress)
     try:
         if workers == 1:
-            results: Iterator[list[list[SeatRecord]]] = map(_play_chunk, chunks)
+            results: Iterator[list[list[PlayedRound]]] = map(_play_chunk, chunks)
             yield from _counted(results, bar)
             return
-        # Spawned workers import the agents afresh (no forked torch or generator state).
+        # Spawned workers import the agents afresh (no forked generator state).
         with multiprocessing.get_context("spawn").Pool(workers) as pool:
             yield from _counted(pool.imap(_play_chunk, chunks), bar)
     finally:
@@ -156,7 +219,7 @@ def _play_all(
             bar.close()
 
 
-def _counted(chunks: Iterator[list[list[SeatRecord]]], bar: Any) -> Iterator[list[SeatRecord]]:
+def _counted(chunks: Iterator[list[list[PlayedRound]]], bar: Any) -> Iterator[list[PlayedRound]]:
     for chunk in chunks:
         if bar is not None:
             bar.update(len(chunk))
@@ -166,19 +229,22 @@ def _counted(chunks: Iterator[list[list[SeatRecord]]], bar: Any) -> Iterator[lis
 def _progress_bar(total: int, enabled: bool) -> Any:
     if not enabled or not sys.stderr.isatty():
         return None
-    from tqdm import tqdm
-
+    try:
+        from tqdm import tqdm  # an optional dependency (the train extra): no bar without it
+    except ImportError:
+        return None
     return tqdm(total=total, unit="deal", file=sys.stderr)
 
 
-def _play_chunk(task: tuple[list[str], int, int, int]) -> list[list[SeatRecord]]:
+def _play_chunk(task: tuple[list[str], int, int, int]) -> list[list[PlayedRound]]:
     specs, seed, first, stop = task
-    return play_deals([make_agent(spec) for spec in specs], seed, first, stop)
+    agents = [make_agent(spec, num_players=len(specs)) for spec in specs]
+    return play_deals(agents, seed, first, stop)
 
 
-def play_deals(agents: Sequence[Any], seed: int, first: int, stop: int) -> list[list[SeatRecord]]:
+def play_deals(agents: Sequence[Any], seed: int, first: int, stop: int) -> list[list[PlayedRound]]:
     """Play deals ``first`` .. ``stop - 1`` of the run seeded ``seed`` in every rotation of
-    ``agents``; one list of seat records per deal."""
+    ``agents``; the rounds of each deal."""
     n = len(agents)
     env = boon_v0.raw_env(num_players=n)
     config = env.config.game
@@ -195,7 +261,11 @@ def match(
     spec): the same deals, rotations and statistics as :func:`run_arena`, pooled by name."""
     if len(agents) != len(names) or len(agents) not in PLAYER_COUNTS:
         raise ValueError(f"match needs 3, 4 or 5 agents with one name each, got {len(agents)}")
-    return summarize(names, play_deals(agents, seed, 0, deals))
+    per_deal = [
+        [record for played in rounds for record in played.records()]
+        for rounds in play_deals(agents, seed, 0, deals)
+    ]
+    return summarize(names, per_deal)
 
 
 def make_deal(config: GameConfig, seed: int, index: int) -> Deal:
@@ -210,19 +280,20 @@ def play_deal(
     dealer: int,
     seed: int,
     index: int,
-) -> list[SeatRecord]:
+) -> list[PlayedRound]:
     """Play ``deal`` once per rotation: in rotation ``r`` agent slot ``k`` sits at seat
-    ``(k + r) % n``. Returns one record per seat and rotation."""
+    ``(k + r) % n``. Returns the rounds in rotation order."""
     n = len(agents)
     options = deal_options(deal, dealer)
-    records = []
+    rounds = []
     for rotation in range(n):
         slots = [(seat - rotation) % n for seat in range(n)]
         for slot in slots:
             agents[slot].reset(seed=_agent_seed(seed, index, rotation, slot))
         info = play_round(env, [agents[slot] for slot in slots], options)
-        records.extend(_seat_records(info, slots))
-    return records
+        actions = list(env.game.round.history)
+        rounds.append(PlayedRound(index, rotation, dealer, slots, options["deal"], actions, info))
+    return rounds
 
 
 def deal_options(deal: Deal, dealer: int) -> dict[str, Any]:
@@ -249,22 +320,6 @@ def _agent_seed(seed: int, index: int, rotation: int, slot: int) -> int:
     return int(np.random.SeedSequence([seed, index, rotation, slot]).generate_state(1)[0])
 
 
-def _seat_records(info: dict[str, Any], slots: list[int]) -> list[SeatRecord]:
-    leaster = info["leaster"]
-    winner = leaster_winner(info["points"], info["tricks_won"]) if leaster else None
-    return [
-        SeatRecord(
-            slot=slot,
-            payout=info["payout"][seat],
-            points=info["points"][seat],
-            picked=info["picker"] == seat,
-            leaster=leaster,
-            leaster_won=winner == seat,
-        )
-        for seat, slot in enumerate(slots)
-    ]
-
-
 # ----------------------------------------------------------------------------------- summing up
 def summarize(specs: Sequence[str], per_deal: Sequence[Sequence[SeatRecord]]) -> list[AgentResult]:
     """Pool the records of each distinct spec; see the module docstring for the interval."""
@@ -275,7 +330,7 @@ def summarize(specs: Sequence[str], per_deal: Sequence[Sequence[SeatRecord]]) ->
         mine: list[SeatRecord] = []
         for records in per_deal:
             own = [r for r in records if r.slot in slots]
-            deal_means.append(sum(r.payout for r in own) / len(own))
+            deal_means.append(sum(r.value for r in own) / len(own))
             mine.extend(own)
         mean, half = _mean_and_half_width(deal_means)
         picks = [r for r in mine if r.picked]
@@ -287,9 +342,7 @@ def summarize(specs: Sequence[str], per_deal: Sequence[Sequence[SeatRecord]]) ->
                 ci95=(mean - half, mean + half),
                 mean_points=sum(r.points for r in mine) / len(mine),
                 pick_rate=len(picks) / len(mine),
-                picker_success_rate=_rate(
-                    sum(r.points >= PICKER_WINS_AT for r in picks), len(picks)
-                ),
+                picker_success_rate=_rate(sum(picker_won(r.points) for r in picks), len(picks)),
                 leaster_rate=len(leasters) / len(mine),
                 leaster_win_rate=_rate(sum(r.leaster_won for r in leasters), len(leasters)),
             )

@@ -34,6 +34,8 @@ from boon_env.rules import (
     SUIT_OF,
     Phase,
     cards_of,
+    seats_to_play,
+    trick_winner,
 )
 
 _ACE = 6  # rank of the highest plain card (11 points)
@@ -181,14 +183,15 @@ def _leaster_lead(view: View, cards: tuple[int, ...]) -> int:
 def _follow(view: View, cards: tuple[int, ...], params: HeuristicParams) -> int:
     n = view.num_players
     trick = view.trick
-    best = _best_card(trick)
-    winner = (view.leader + trick.index(best)) % n
+    position = trick_winner(trick)
+    best = trick[position]
+    winner = (view.leader + position) % n
     trick_points = sum(POINTS[card] for card in trick)
     winners = [card for card in cards if _beats(card, best)]
     if view.leaster:
         return _leaster_follow(view, cards, winners, trick_points, params)
     me, picker = view.me, view.picker
-    after = [(me + k) % n for k in range(1, n - len(trick))]
+    after = seats_to_play(view.leader, len(trick) + 1, n)  # the seats after me
     opponents_after = [s for s in after if (s == picker) != (me == picker)]
     unseen = view.unseen()
     teammate_winning = winner != me and (winner == picker) == (me == picker)
@@ -237,12 +240,6 @@ def _cost(card: int) -> tuple[int, bool, int]:
 
 
 # ------------------------------------------------------------------------------ trick reading
-def _best_card(trick: list[int]) -> int:
-    # The highest gold, else the highest card of the led suit (ids order ranks within a suit).
-    led_suit = SUIT_OF[trick[0]]
-    return max(card for card in trick if SUIT_OF[card] in (GOLD, led_suit))
-
-
 def _beats(card: int, best: int) -> bool:
     return card > best and SUIT_OF[card] in (GOLD, SUIT_OF[best])
 

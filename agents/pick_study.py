@@ -21,10 +21,7 @@ import numpy as np
 
 from agents.heuristic import HeuristicParams, hand_strength
 from agents.search import play_out
-from boon_env.rules import GOLD_MASK, PASS, PICK, Deal, GameConfig, Round, settle
-
-# Large enough that no payment is capped: the study measures the rules' payout, not a purse.
-_UNCAPPED = 10
+from boon_env.rules import GOLD_MASK, PASS, PICK, Deal, GameConfig, Round, round_value
 
 
 @dataclass(frozen=True)
@@ -47,7 +44,7 @@ def _result_after(
     seat = state.current
     state.apply(action)
     play_out(state, params)
-    return float(settle(state, [_UNCAPPED] * config.num_players).payout[seat])
+    return float(round_value(state)[seat])
 
 
 def study(

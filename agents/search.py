@@ -8,10 +8,10 @@ not blurred by sampling noise), the round is played out by the heuristic on the 
 (:meth:`~boon_env.rules.Round.from_hidden_state`, :meth:`~boon_env.rules.Round.apply`), and the
 action with the best mean outcome is played. Ties go to the heuristic's own choice.
 
-The outcome of a playout is the searcher's Victory-Card change for the round
-(:func:`~boon_env.rules.settle` with equal, uncapped holdings) plus ``points_weight`` times its
-side's share of the points (fewer points in a Leaster), which breaks ties between actions that
-land in the same scoring band.
+The outcome of a playout is the searcher's share of the round's value
+(:func:`~boon_env.rules.round_value`: Victory Cards with no cap from holdings) plus
+``points_weight`` times its side's share of the points (fewer points in a Leaster), which breaks
+ties between actions that land in the same scoring band.
 """
 
 from __future__ import annotations
@@ -23,18 +23,16 @@ import numpy as np
 from agents.heuristic import HeuristicParams, choose
 from agents.view import CONFIGS, View, legal_bits
 from boon_env.rules import (
-    PASS,
-    PICK,
     SUIT_OF,
     TOTAL_POINTS,
     Phase,
     Round,
+    actions_of,
     cards_of,
-    settle,
+    round_value,
+    seats_to_play,
 )
 
-# Large enough that no payment is capped by what a player holds.
-_UNCAPPED_HOLDINGS = 10
 _MAX_SAMPLE_TRIES = 50
 
 
@@ -63,7 +61,7 @@ def search_action(
     rng: np.random.Generator,
 ) -> int:
     """The action with the best mean playout outcome over ``params.samples`` sampled deals."""
-    actions = list(cards_of(legal)) + [a for a in (PICK, PASS) if legal >> a & 1]
+    actions = actions_of(legal)
     if len(actions) == 1:
         return actions[0]
     default = choose(view, legal, rollout)
@@ -93,8 +91,7 @@ def play_out(state: Round, params: HeuristicParams) -> None:
 
 def outcome(state: Round, seat: int, points_weight: float) -> float:
     """Victory Cards won by ``seat`` in the finished ``state``, plus the points tiebreak."""
-    n = state.config.num_players
-    payout = settle(state, [_UNCAPPED_HOLDINGS] * n).payout[seat]
+    payout = round_value(state)[seat]
     if state.leaster:
         share = -state.points[seat]
     elif state.picker == seat:
@@ -143,9 +140,9 @@ def sample_round(view: View, rng: np.random.Generator) -> Round:
 def _hidden_sizes(view: View) -> list[int]:
     """Cards each other seat still holds, then the size of the pile ``view.me`` cannot see."""
     n = view.num_players
-    in_trick = {(view.leader + i) % n for i in range(len(view.trick))}
+    to_play = seats_to_play(view.leader, len(view.trick), n)
     held = view.hand_size - view.tricks_done
-    sizes = [0 if s == view.me else held - (s in in_trick) for s in range(n)]
+    sizes = [0 if s == view.me else held - (s not in to_play) for s in range(n)]
     pile = 0 if view.picker == view.me else view.boon_size
     return [*sizes, pile]
 

@@ -5,7 +5,7 @@
 | ``random`` | :class:`~agents.random_agent.RandomAgent` |
 | ``heuristic`` or ``heuristic:pick_threshold_4p=5,win_points=2`` | :class:`~agents.heuristic.HeuristicAgent` with named parameters |
 | ``search`` or ``search:samples=50,points_weight=0.1`` | :class:`~agents.search.SearchAgent` |
-| ``ppo`` or ``ppo:path/to/model.zip`` | :class:`~agents.trained.PPOAgent` (bare ``ppo``: the packaged model) |
+| ``ppo`` or ``ppo:path/to/model.npz`` | :class:`~agents.trained.PPOAgent` (bare ``ppo``: the shipped model for the table size; a ``.zip`` of stable-baselines3 is unpickled: trusted files only) |
 """  # noqa: E501 - a table row per kind reads better than wrapped rows
 
 from __future__ import annotations
@@ -18,20 +18,21 @@ from agents.base import Agent
 from agents.heuristic import HeuristicAgent, HeuristicParams
 from agents.random_agent import RandomAgent
 from agents.search import SearchAgent, SearchParams
-from agents.trained import DEFAULT_MODEL, PPOAgent
+from agents.trained import PPOAgent, default_model
 
 KINDS = ("random", "heuristic", "search", "ppo")
 
 
-def make_agent(spec: str, seed: int | None = None) -> Agent:
-    """Build the agent a spec names (its ``name`` is the spec).
+def make_agent(spec: str, seed: int | None = None, num_players: int = 4) -> Agent:
+    """Build the agent a spec names (its ``name`` is the spec) for a table of ``num_players``.
 
     Raises:
         ValueError: an unknown kind (listing the known ones), a malformed or unknown parameter
-            (listing the kind's parameters), or a model that cannot be loaded (naming the path).
+            (listing the kind's parameters), or a model that cannot be loaded or was made for
+            another table size (naming the path).
     """
     kind, _, arg = spec.strip().partition(":")
-    builders: dict[str, Callable[[str, str, int | None], Agent]] = {
+    builders: dict[str, Callable[[str, str, int | None, int], Agent]] = {
         "random": _random,
         "heuristic": _heuristic,
         "search": _search,
@@ -39,25 +40,25 @@ def make_agent(spec: str, seed: int | None = None) -> Agent:
     }
     if kind not in builders:
         raise ValueError(f"unknown agent kind {kind!r} in spec {spec!r}; known kinds: {KINDS}")
-    return builders[kind](spec, arg, seed)
+    return builders[kind](spec, arg, seed, num_players)
 
 
-def _random(spec: str, arg: str, seed: int | None) -> Agent:
+def _random(spec: str, arg: str, seed: int | None, num_players: int) -> Agent:
     if arg:
         raise ValueError(f"agent spec {spec!r}: 'random' takes no parameters")
     return RandomAgent(seed=seed, name=spec)
 
 
-def _heuristic(spec: str, arg: str, seed: int | None) -> Agent:
+def _heuristic(spec: str, arg: str, seed: int | None, num_players: int) -> Agent:
     return HeuristicAgent(HeuristicParams(**_params(spec, arg, HeuristicParams)), name=spec)
 
 
-def _search(spec: str, arg: str, seed: int | None) -> Agent:
+def _search(spec: str, arg: str, seed: int | None, num_players: int) -> Agent:
     return SearchAgent(SearchParams(**_params(spec, arg, SearchParams)), seed=seed, name=spec)
 
 
-def _ppo(spec: str, arg: str, seed: int | None) -> Agent:
-    return PPOAgent(arg or DEFAULT_MODEL, name=spec)
+def _ppo(spec: str, arg: str, seed: int | None, num_players: int) -> Agent:
+    return PPOAgent(arg or default_model(num_players), name=spec, num_players=num_players)
 
 
 def _params(spec: str, arg: str, cls: type) -> dict[str, Any]:

@@ -1,63 +1,74 @@
-"""Trained policies as agents: a MaskablePPO model saved by ``train.py`` (a ``.zip`` file)."""
+"""Trained policies as agents.
+
+``ppo`` plays a model file in numpy, without torch:
+
+- ``NAME.npz`` + ``NAME.json`` (:mod:`agents.policy`): the pickle-free format ``train.py``
+  writes and the project ships; loading runs no code from the file.
+- ``NAME.zip``: a stable-baselines3 / sb3-contrib ``MaskablePPO`` save (for example a
+  ``train.py`` checkpoint). **Such a file is unpickled, and unpickling runs code: load only
+  files you trust.** It needs the ``train`` extra (torch) to read.
+"""
 
 from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
+from agents.policy import ModelFileError, NumpyPolicy, load_policy
 from agents.view import legal_bits
+from boon_env.encoding import OBS_SIZE
 
-# The model ``boon play --opponents ppo`` and the bare ``ppo`` spec load.
-DEFAULT_MODEL = Path(__file__).parent / "models" / "boon_ppo_4p.zip"
+MODELS_DIR = Path(__file__).parent / "models"
+
+
+def default_model(num_players: int) -> Path:
+    """The shipped model for a table size, the one the bare ``ppo`` spec plays.
+
+    Raises:
+        ModelFileError: no model ships for that table size.
+    """
+    path = MODELS_DIR / f"boon_ppo_{num_players}p.npz"
+    if not path.is_file():
+        shipped = sorted(p.name for p in MODELS_DIR.glob("boon_ppo_*p.npz"))
+        raise ModelFileError(
+            f"no shipped ppo model for {num_players} players (shipped: {', '.join(shipped)}); "
+            "train one with train.py and play it as ppo:PATH"
+        )
+    return path
 
 
 class PPOAgent:
-    """Plays the most likely legal action of a saved ``sb3_contrib.MaskablePPO`` policy.
+    """Plays the most likely legal action of a trained policy (deterministic).
 
     Raises:
-        ValueError: naming the path, when the file is missing or is not a loadable model.
+        ModelFileError: naming the path, when the file is missing, unreadable, or made for
+            another table size (``num_players``) or observation layout.
     """
 
-    def __init__(self, path: str | Path = DEFAULT_MODEL, name: str | None = None) -> None:
+    def __init__(
+        self, path: str | Path, name: str | None = None, num_players: int | None = None
+    ) -> None:
         path = Path(path)
-        if not path.is_file():
-            hint = " (the packaged model; train one with train.py)" if path == DEFAULT_MODEL else ""
-            raise ValueError(f"no trained model at {path}{hint}")
-        try:
-            stat = path.stat()
-            self.model = _load(str(path.resolve()), stat.st_mtime_ns, stat.st_size)
-        except Exception as error:  # zip, pickle and torch all raise their own kinds
-            raise ValueError(f"could not load a MaskablePPO model from {path}: {error}") from error
+        stat = path.stat() if path.is_file() else None
+        key = (str(path.resolve()), stat.st_mtime_ns if stat else 0, stat.st_size if stat else 0)
+        self.policy = _load_zip(*key) if path.suffix == ".zip" else _load_npz(*key, num_players)
         self.name = name or f"ppo:{path}"
-        # The same argmax in numpy is ~100x faster than predict() per single observation.
-        from boon_env.selfplay import NumpyPolicy
-
-        try:
-            self._fast: NumpyPolicy | None = NumpyPolicy.from_sb3(self.model.policy)
-        except (AttributeError, ValueError):  # a policy that is not a plain MLP
-            self._fast = None
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         """The policy's deterministic choice among the legal actions."""
-        if self._fast is not None:
-            return self._fast.greedy(observation, action_mask)
-        action, _ = self.model.predict(
-            observation, action_masks=np.asarray(action_mask, dtype=bool), deterministic=True
-        )
-        return int(action)
+        return self.policy.greedy(observation, action_mask)
 
     def reset(self, seed: int | None = None) -> None:
         """Nothing to reset: the policy is deterministic and stateless."""
 
 
 class PolicyAgent:
-    """An in-memory policy snapshot (:class:`~boon_env.selfplay.NumpyPolicy`) as an agent:
-    greedy, or sampling from the masked policy with its own generator (seeded by ``reset``)."""
+    """An in-memory :class:`~agents.policy.NumpyPolicy` as an agent: greedy, or sampling from
+    the masked policy with its own generator (seeded by ``reset``)."""
 
-    def __init__(self, policy: Any, deterministic: bool = True, name: str = "policy") -> None:
+    def __init__(self, policy: NumpyPolicy, deterministic: bool = True, name: str = "policy"):
         self.policy = policy
         self.deterministic = deterministic
         self.name = name
@@ -75,10 +86,31 @@ class PolicyAgent:
             self._rng = np.random.default_rng(seed)
 
 
-@lru_cache(maxsize=8)
-def _load(path: str, mtime_ns: int, size: int) -> Any:
-    # The arena builds its agents once per chunk of deals and loading costs about a second;
-    # the policy is only read, so agents of the same (unchanged) file share one model.
-    from sb3_contrib import MaskablePPO  # here so that the other agents never load torch
+# The arena builds its agents once per chunk of deals; the policies are only read, so agents of
+# the same (unchanged) file share one copy. The file's size and time are part of the key.
+@lru_cache(maxsize=16)
+def _load_npz(path: str, mtime_ns: int, size: int, num_players: int | None) -> NumpyPolicy:
+    return load_policy(path, num_players)[0]
 
-    return MaskablePPO.load(path, device="cpu")
+
+@lru_cache(maxsize=4)
+def _load_zip(path: str, mtime_ns: int, size: int) -> NumpyPolicy:
+    if not Path(path).is_file():
+        raise ModelFileError(f"no model file at {path}")
+    try:
+        from sb3_contrib import MaskablePPO  # the train extra; only .zip files need it
+    except ImportError:
+        raise ModelFileError(
+            f"{path} is a stable-baselines3 file; reading it needs the train extra "
+            "(pip install 'boon-env[train]')"
+        ) from None
+    try:
+        model = MaskablePPO.load(path, device="cpu")
+    except Exception as error:  # zip, pickle, torch and SB3 all raise their own kinds
+        raise ModelFileError(f"could not load a MaskablePPO model from {path}: {error}") from error
+    shape = getattr(model.observation_space, "shape", None)
+    if shape != (OBS_SIZE,):
+        raise ModelFileError(
+            f"{path} takes observations of shape {shape}, but this environment's are ({OBS_SIZE},)"
+        )
+    return NumpyPolicy.from_sb3(model.policy)

@@ -78,7 +78,17 @@ from boon_env.config import EnvConfig
 from boon_env.core.env import CardGameEnv, card_game_metadata, wrap
 from boon_env.encoding import OBS_SIZE, encode
 from boon_env.render import render_table
-from boon_env.rules import NUM_ACTIONS, Deal, Game, GameConfig, Round, Settlement, cards_of
+from boon_env.rules import (
+    NUM_ACTIONS,
+    Deal,
+    Game,
+    GameConfig,
+    Round,
+    Settlement,
+    cards_of,
+    leaster_winner,
+    round_value,
+)
 
 __all__ = ["env", "raw_env"]
 
@@ -106,14 +116,19 @@ class raw_env(CardGameEnv):  # noqa: N801 - PettingZoo's naming convention
         # Other keys are ignored, as Gymnasium and PettingZoo's api_test expect.
         options = dict(options or {})
         game_config = self.config.game
-        dealer = options.get("dealer", 0)
-        if type(dealer) is not int or not 0 <= dealer < game_config.num_players:
+        dealer = options.get("dealer")
+        if dealer is not None and (
+            type(dealer) is not int or not 0 <= dealer < game_config.num_players
+        ):
             raise ValueError(
                 f"options['dealer'] must be a seat 0-{game_config.num_players - 1}, got {dealer!r}"
             )
         # Check a given deal before reseeding, so that a bad one leaves the env as it was.
         deal = _deal_from_option(game_config, options["deal"]) if "deal" in options else None
         self._reseed(seed)
+        if dealer is None:
+            # Fair seats: the first dealer is drawn, so no seat always decides first.
+            dealer = int(self._rng.integers(game_config.num_players))
         if deal is None:
             deal = self._random_deal()
         self._start_game(Game(game_config, deal, dealer))
@@ -135,16 +150,29 @@ class raw_env(CardGameEnv):  # noqa: N801 - PettingZoo's naming convention
         return render_table(self.game.round, self.game.victory_cards)
 
 
+NO_ID = -1  # "no seat" or "no card": the padding in info["round"], so every round has one shape
+
+
 def round_info(state: Round, result: Settlement) -> dict[str, Any]:
-    """The public record of a scored round (the ``info["round"]`` contract)."""
+    """The public record of a scored round (the ``info["round"]`` contract).
+
+    Every round has the same keys, types and lengths, Leasters included (replay buffers of
+    RL libraries store infos as arrays): ``-1`` stands for "no seat" and pads ``discards`` to
+    the Boon's size.
+    """
+    boon_size = state.config.boon_size
+    discards = list(cards_of(state.discards))
+    leaster_won = leaster_winner(state.points, state.tricks_won) if state.leaster else None
     return {
-        "picker": state.picker,
+        "picker": NO_ID if state.picker is None else state.picker,
         "leaster": state.leaster,
+        "leaster_winner": NO_ID if leaster_won is None else leaster_won,
         "points": list(state.points),
         "tricks_won": list(state.tricks_won),
         "payout": list(result.payout),
+        "value": list(round_value(state)),
         "victory_cards": list(result.victory_cards),
-        "discards": list(cards_of(state.discards)),
+        "discards": discards + [NO_ID] * (boon_size - len(discards)),
         "tricks": [
             {"leader": t.leader, "cards": list(t.cards), "winner": t.winner} for t in state.tricks
         ],

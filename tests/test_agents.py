@@ -319,6 +319,7 @@ def test_specs_take_named_parameters() -> None:
         ("heuristic:win_points=x", "must be int"),
         ("search:samples=0", "samples must be"),
         ("ppo:/nonexistent/model.zip", "/nonexistent/model.zip"),
+        ("ppo:/nonexistent/model.npz", "/nonexistent/model.npz"),
     ],
 )
 def test_bad_specs_raise_clear_errors(spec: str, message: str) -> None:

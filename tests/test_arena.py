@@ -44,8 +44,8 @@ def test_rotations_replay_the_same_deal_in_every_seat(n: int) -> None:
     deal = make_deal(env.config.game, seed=5, index=2)
     dealer = 1
     recorders = [_Recorder() for _ in range(n)]
-    records = play_deal(env, recorders, deal, dealer, seed=5, index=2)
-    assert len(records) == n * n
+    rounds = play_deal(env, recorders, deal, dealer, seed=5, index=2)
+    assert len(rounds) == n and sum(len(r.records()) for r in rounds) == n * n
     for slot, recorder in enumerate(recorders):
         assert len(recorder.first_seen) == n  # one round per rotation
         for rotation, (hand, relative_dealer) in enumerate(recorder.first_seen):
@@ -59,11 +59,12 @@ def test_rotations_replay_the_same_deal_in_every_seat(n: int) -> None:
 def test_every_rotation_is_zero_sum_and_seats_each_slot_once() -> None:
     env = boon_v0.raw_env(num_players=4)
     agents = [HeuristicAgent() for _ in range(4)]
-    records = play_deal(env, agents, make_deal(env.config.game, 0, 0), 0, seed=0, index=0)
-    for rotation in range(4):
-        rows = records[4 * rotation : 4 * rotation + 4]
+    rounds = play_deal(env, agents, make_deal(env.config.game, 0, 0), 0, seed=0, index=0)
+    for rotation, played in enumerate(rounds):
+        rows = played.records()
+        assert played.rotation == rotation
         assert sorted(r.slot for r in rows) == [0, 1, 2, 3]
-        assert sum(r.payout for r in rows) == 0
+        assert sum(r.value for r in rows) == 0
 
 
 def test_identical_agents_break_even_exactly() -> None:
@@ -90,8 +91,8 @@ def test_same_specs_are_pooled_into_one_entry() -> None:
 
 def test_confidence_interval_is_over_deals() -> None:
     # Slot 0 wins 2, 0 and 1 Victory Cards per round in three deals (two rounds each).
-    def rec(slot: int, payout: int) -> SeatRecord:
-        return SeatRecord(slot, payout, 30, False, False, False)
+    def rec(slot: int, value: int) -> SeatRecord:
+        return SeatRecord(slot, value, 30, False, False, False)
 
     per_deal = [
         [rec(0, 2), rec(1, -2), rec(0, 2), rec(1, -2)],
@@ -126,3 +127,56 @@ def test_bad_arguments_raise() -> None:
         run_arena(["heuristic", "random"], deals=1)
     with pytest.raises(ValueError, match="known kinds"):
         run_arena(["heuristic", "random", "nope"], deals=1)
+
+
+def test_saved_rounds_replay_exactly_and_give_back_the_results(tmp_path) -> None:
+    import json
+
+    from agents.arena import SeatRecord
+    from boon_env.rules import Deal, GameConfig, replay, round_value
+
+    path = tmp_path / "rounds.jsonl"
+    specs = ["heuristic", "random", "random"]
+    report = run_arena(specs, deals=6, seed=4, save=path)
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    assert len(lines) == 6 * 3
+    assert set(lines[0]) == {
+        "deal_index",
+        "rotation",
+        "dealer",
+        "seats",
+        "deal",
+        "actions",
+        "round",
+    }
+    config = GameConfig(num_players=3)
+    per_deal: dict[int, list[SeatRecord]] = {}
+    for line in lines:
+        deal = Deal.from_cards(config, line["deal"]["hands"], line["deal"]["boon"])
+        state = replay(config, deal, line["actions"], line["dealer"])
+        assert state.is_over
+        assert list(round_value(state)) == line["round"]["value"]
+        assert state.points == line["round"]["points"]
+        assert sorted(line["seats"]) == sorted(specs)
+        per_deal.setdefault(line["deal_index"], []).extend(
+            SeatRecord(specs.index(spec), value, 0, False, False, False)
+            for spec, value in zip(line["seats"], line["round"]["value"], strict=True)
+        )
+    recomputed = summarize(specs, list(per_deal.values()))
+    assert [r.mean_victory_cards for r in recomputed] == [
+        r.mean_victory_cards for r in report.results
+    ]
+
+
+def test_rounds_are_valued_without_a_cap_from_holdings() -> None:
+    # A 5-player picker who scores 0-29 owes 2 to each of 4 defenders: -8, though a player
+    # starting with 5 Victory Cards could only pay 5 of them.
+    env = boon_v0.raw_env(num_players=5)
+    rounds = play_deal(env, [HeuristicAgent() for _ in range(5)], make_deal(env.config.game, 1, 0),
+                       0, seed=1, index=0)  # fmt: skip
+    for played in rounds:
+        info = played.info
+        assert sum(info["value"]) == 0
+        if info["picker"] >= 0:
+            stake = info["value"][info["picker"]]
+            assert stake in (-8, -4, 4, 8)

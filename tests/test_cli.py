@@ -7,11 +7,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 # The installed console script when it is there (as a user runs it), else the module.
 _SCRIPT = Path(sys.executable).with_name("boon")
-BOON = [str(_SCRIPT)] if _SCRIPT.exists() else [sys.executable, "-m", "boon_env.cli"]
+BOON = [str(_SCRIPT)] if _SCRIPT.exists() else [sys.executable, "-m", "agents.cli"]
 
 
 def _boon(*args: str, stdin: str = "", timeout: float = 120) -> subprocess.CompletedProcess:
@@ -30,7 +31,7 @@ def test_help_everywhere(command: list[str]) -> None:
 def test_play_rejects_bad_input_and_completes_a_round() -> None:
     # Bad entries first, then always the first legal move: enough lines for any round.
     script = "\n".join(["zebra", "0", "99", "gold 99", *["1"] * 40]) + "\n"
-    result = _boon("play", "--seed", "4", "--seat", "1", stdin=script)
+    result = _boon("play", "--seed", "4", "--seat", "1", "--rounds", "1", stdin=script)
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert "'zebra' is not a legal move now" in out
@@ -44,10 +45,25 @@ def test_play_rejects_bad_input_and_completes_a_round() -> None:
 def test_play_by_card_names_for_other_table_sizes(n: int) -> None:
     script = "\n".join(["pass", "pick", *["1"] * 40]) + "\n"
     result = _boon(
-        "play", "--num-players", str(n), "--seed", "2", "--opponents", "random", stdin=script
-    )
+        "play", "--num-players", str(n), "--seed", "2", "--opponents", "random", "--rounds", "1",
+        stdin=script,
+    )  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert "Round over." in result.stdout
+    # One round: the game either goes on (stopped, as asked) or that round already ended it.
+    assert "Stopped after 1 round, as asked." in result.stdout or (
+        "Game over after 1 round." in result.stdout
+    )
+
+
+def test_play_plays_a_whole_game_by_default() -> None:
+    script = "1\n" * 3000  # always the first legal move, for as many rounds as the game lasts
+    result = _boon("play", "--seed", "3", "--opponents", "heuristic", stdin=script)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    rounds = out.count("Round over.")
+    assert rounds >= 2
+    assert f"Game over after {rounds} rounds. Most Victory Cards:" in out
 
 
 def test_play_stops_cleanly_when_input_ends() -> None:
@@ -123,3 +139,30 @@ def test_a_closed_output_pipe_ends_quietly() -> None:
     _, stderr = process.communicate(timeout=120)
     assert process.returncode == 0
     assert "Traceback" not in stderr
+
+
+def test_arena_save_writes_a_line_per_round(tmp_path: Path) -> None:
+    path = tmp_path / "rounds.jsonl"
+    result = _boon("arena", "--agents", "heuristic", "random", "random", "--deals", "3",
+                   "--save", str(path))  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert len(path.read_text().splitlines()) == 9
+    bad = _boon("arena", "--agents", "heuristic", "random", "random", "--deals", "1",
+                "--save", str(tmp_path / "no" / "such" / "dir.jsonl"))  # fmt: skip
+    assert bad.returncode == 2
+    assert "--save: cannot write" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_an_agent_choosing_an_illegal_action_is_a_bug_with_a_traceback(monkeypatch) -> None:
+    # A user's mistake is one line; a player breaking the rules is a bug and must not be hidden.
+    import agents.cli
+    from agents.random_agent import RandomAgent
+
+    class Cheater(RandomAgent):
+        def act(self, observation, action_mask):
+            return int(np.flatnonzero(np.asarray(action_mask) == 0)[0])
+
+    monkeypatch.setattr(agents.cli, "make_agent", lambda spec, **kw: Cheater(name=spec))
+    monkeypatch.setattr("builtins.input", lambda prompt: "1")  # the person plays on
+    with pytest.raises(ValueError, match="illegal action"):
+        agents.cli.main(["play", "--seat", "0", "--rounds", "1", "--seed", "1"])

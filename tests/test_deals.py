@@ -20,7 +20,7 @@ def test_a_partition_of_the_deck_starts_a_round():
     ("deal", "message"),
     [
         (Deal(_sevens()[:3], mask_of(range(21, 25))), "3 hands, expected 4"),
-        (Deal(_sevens(), mask_of(range(27, 31))), r"boon repeats \['gold 10'\]"),
+        (Deal(_sevens(), mask_of(range(27, 31))), r"boon repeats card 27 \['gold 10'\]"),
         (Deal(_sevens(), mask_of(range(28, 31))), "boon has 3 cards, expected 4"),
         (Deal(_sevens(), mask_of(range(29, 33))), "outside the 4-player deck"),
         (Deal((*_sevens()[:3], -1), mask_of(range(28, 32))), "hand 3 must be a card bitmask"),

@@ -72,14 +72,31 @@ def test_agents_and_spaces(players: int) -> None:
         assert space.contains(obs)
 
 
-@pytest.mark.parametrize(("options", "first"), [(None, 1), ({"dealer": 0}, 1), ({"dealer": 2}, 3)])
-def test_first_dealer_is_seat_0_unless_chosen(options: dict[str, int] | None, first: int) -> None:
+@pytest.mark.parametrize(("dealer", "first"), [(0, 1), (2, 3), (3, 0)])
+def test_a_chosen_first_dealer_deals_and_the_seat_on_its_left_decides(
+    dealer: int, first: int
+) -> None:
     env = boon_v0.raw_env()
-    env.reset(seed=1, options=options)
-    dealer = (options or {}).get("dealer", 0)
+    env.reset(seed=1, options={"dealer": dealer})
     assert env.game.round.dealer == dealer
     assert env.agent_selection == f"player_{first}"  # left of the dealer decides first
     assert decode(env.observe("player_0")["observation"])["dealer"][dealer] == 1
+
+
+@pytest.mark.parametrize("episode", ["round", "game"])
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_without_a_dealer_option_the_first_dealer_is_drawn_from_the_seed(
+    episode: str, n: int
+) -> None:
+    env = boon_v0.raw_env(num_players=n, episode=episode)
+    dealers = []
+    for seed in range(40):
+        env.reset(seed=seed)
+        dealers.append(env.game.round.dealer)
+        assert env.agent_selection == f"player_{(dealers[-1] + 1) % n}"
+    assert set(dealers) == set(range(n)), "every seat deals first for some seed"
+    again = boon_v0.raw_env(num_players=n, episode=episode)
+    assert [again.reset(seed=s) or again.game.round.dealer for s in range(40)] == dealers
 
 
 def test_only_the_acting_agent_has_a_non_zero_mask() -> None:
@@ -244,9 +261,11 @@ def test_wrapped_env_ends_the_game_with_minus_one_for_an_illegal_move(
 ROUND_KEYS = {
     "picker",
     "leaster",
+    "leaster_winner",
     "points",
     "tricks_won",
     "payout",
+    "value",
     "victory_cards",
     "discards",
     "tricks",
@@ -267,6 +286,8 @@ def test_a_scored_round_is_reported_to_every_agent() -> None:
         assert record["points"] == [30, 90, 0, 0]
         assert record["tricks_won"] == [0, 7, 0, 0]
         assert record["payout"] == [-3, 1, 1, 1]
+        assert record["value"] == [-3, 1, 1, 1]
+        assert record["leaster_winner"] == -1
         assert record["victory_cards"] == [2, 6, 6, 6]
         assert record["discards"] == sorted(BURY_30["boon"])
         assert len(record["tricks"]) == 7
@@ -293,7 +314,7 @@ def test_round_episode_terminates_every_agent_with_its_reward() -> None:
     assert env.agents == []
 
 
-def test_a_leaster_round_reports_no_picker_and_no_discards() -> None:
+def test_a_leaster_round_reports_no_picker_and_no_discards_as_minus_one() -> None:
     env = boon_v0.raw_env()
     env.reset(options={"deal": BURY_30, "dealer": 3})
     for _ in range(4):
@@ -301,12 +322,13 @@ def test_a_leaster_round_reports_no_picker_and_no_discards() -> None:
     while not all(env.terminations.values()):
         env.step(lowest_legal(env.observe(env.agent_selection)))
     record = env.infos["player_2"]["round"]
-    assert record["picker"] is None
+    assert record["picker"] == -1
     assert record["leaster"] is True
-    assert record["discards"] == []
+    assert record["discards"] == [-1, -1, -1, -1]  # padded to the Boon's size
     assert sum(record["points"]) == 120 - 30
     # Seat 1 took every trick: it is the only qualified player and wins the Leaster.
-    assert record["payout"] == [-1, 3, -1, -1]
+    assert record["leaster_winner"] == 1
+    assert record["payout"] == record["value"] == [-1, 3, -1, -1]
 
 
 def collect_game(env: Any, seed: int) -> dict[str, Any]:
@@ -360,8 +382,9 @@ def test_game_episode_plays_rounds_until_someone_has_no_victory_cards() -> None:
     assert [seen["totals"][f"player_{s}"] for s in range(3)] == [
         f - s for f, s in zip(seen["final"], seen["start"], strict=True)
     ]
-    # The deal passes left every round.
-    assert seen["dealers"] == [k % 3 for k in range(seen["rounds"])]
+    # The deal passes left every round, from the first dealer the seed drew.
+    first = seen["dealers"][0]
+    assert seen["dealers"] == [(first + k) % 3 for k in range(seen["rounds"])]
     most = max(seen["final"])
     assert seen["last_info"]["game"] == {
         "winners": [s for s, vc in enumerate(seen["final"]) if vc == most],
@@ -376,7 +399,8 @@ def test_game_episode_truncates_at_max_rounds() -> None:
     assert min(seen["final"]) > 0
     assert seen["truncation"] and not seen["termination"]
     assert seen["last_info"]["game"]["rounds"] == 3
-    assert seen["dealers"] == [0, 1, 2]
+    first = seen["dealers"][0]
+    assert seen["dealers"] == [first, (first + 1) % 4, (first + 2) % 4]
     assert [seen["totals"][f"player_{s}"] for s in range(4)] == [f - 30 for f in seen["final"]]
 
 

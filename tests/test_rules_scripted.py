@@ -29,10 +29,13 @@ from boon_env.rules import (
     GameConfig,
     Phase,
     Round,
+    actions_of,
     cards_of,
     play_out,
     points_of,
     replay,
+    seats_to_play,
+    trick_winner,
 )
 
 FOUR = GameConfig(num_players=4)
@@ -115,6 +118,43 @@ def test_highest_gold_wins_a_trick_with_several_golds() -> None:
     state = play(leaster_round(), "gold 1, gold 4, gold 6, gold 10")
     assert state.tricks[-1].winner == 3
     assert state.points == [0, 0, 0, 17]  # gold 4, gold 6, gold 10 = 4 + 11 + 2
+
+
+@pytest.mark.parametrize(
+    ("trick", "winner"),
+    [
+        ("green 1, green 2, red 6, blue 2", 1),  # off-suit plain cards never win
+        ("green 1, green 2, gold 1, blue 2", 2),  # the lowest gold beats the led suit
+        ("gold 1, gold 4, gold 6, gold 10", 3),
+        ("red 4, red 6", 1),  # an unfinished trick has a winner so far
+        ("blue 3", 0),
+    ],
+)
+def test_trick_winner_is_the_position_of_the_highest_gold_else_highest_led_card(
+    trick: str, winner: int
+) -> None:
+    assert trick_winner(cards(trick)) == winner
+
+
+def test_seats_to_play_go_clockwise_from_the_leader() -> None:
+    assert seats_to_play(leader=3, played=1, n=4) == (0, 1, 2)
+    assert seats_to_play(leader=1, played=0, n=3) == (1, 2, 0)
+    assert seats_to_play(leader=2, played=5, n=5) == ()
+
+
+def test_actions_of_lists_cards_then_pick_and_pass() -> None:
+    assert actions_of(mask("gold 14, green 1") | 1 << PICK | 1 << PASS) == [0, 31, PICK, PASS]
+
+
+def test_numpy_integers_are_actions_and_other_types_are_refused() -> None:
+    state = make_round(FOUR, SWEEP_HANDS, SWEEP_BOON, dealer=3)
+    state.apply(np.int64(PICK))
+    assert state.picker == 0 and state.history == [PICK]
+    assert type(state.history[0]) is int
+    for bad in (32.0, "32", True, None):
+        with pytest.raises(ValueError, match="illegal action"):
+            state.apply(bad)
+    assert state.history == [PICK]
 
 
 def test_the_winner_leads_the_next_trick() -> None:

@@ -21,6 +21,8 @@ from boon_env.rules import (
     game_winners,
     leaster_winner,
     picker_stake,
+    picker_won,
+    round_value,
     settle,
 )
 
@@ -196,3 +198,36 @@ def test_settle_refuses_unfinished_rounds_and_bad_holdings() -> None:
         settle(done, [5, 5, 5])
     with pytest.raises(ValueError, match="victory_cards"):
         settle(done, [5, -1, 5, 5])
+
+
+# ----------------------------------------------------------------------------- round value
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+@pytest.mark.parametrize(("points", "each"), [(0, -2), (29, -2), (30, -1), (61, 1), (91, 2)])
+def test_round_value_is_the_band_with_no_cap(players: int, points: int, each: int) -> None:
+    picker = 1
+    state = picker_round(GameConfig(num_players=players), picker, points)
+    expected = [-each] * players
+    expected[picker] = each * (players - 1)
+    assert list(round_value(state)) == expected
+    # Settling from empty-handed defenders moves less; the value of the round does not change.
+    poor = [0] * players
+    poor[picker] = 1
+    assert settle(state, poor).payout != tuple(expected)
+
+
+def test_a_losing_five_player_picker_is_worth_minus_eight_not_what_five_cards_pay() -> None:
+    state = picker_round(GameConfig(num_players=5), 0, 10)
+    assert round_value(state)[0] == -8
+    assert settle(state, [5] * 5).payout[0] == -5
+
+
+def test_round_value_of_leasters() -> None:
+    config = GameConfig(num_players=4)
+    assert round_value(leaster_round(config, [0, 10, 40, 53], [0, 1, 3, 3])) == (-1, 3, -1, -1)
+    assert round_value(leaster_round(config, [10, 10, 40, 43], [1, 1, 3, 2])) == (0, 0, 0, 0)
+
+
+def test_picker_won_from_61_points() -> None:
+    assert [picker_won(p) for p in (0, 60, 61, 120)] == [False, False, True, True]

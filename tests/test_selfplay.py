@@ -9,19 +9,19 @@ import pytest
 
 from agents.arena import match, run_arena
 from agents.heuristic import HeuristicAgent
+from agents.policy import NumpyPolicy
 from agents.random_agent import RandomAgent
 from agents.trained import PolicyAgent
-from boon_env import boon_v0
-from boon_env.encoding import OBS_SIZE
-from boon_env.rules import PICK, GameConfig, settle
-from boon_env.selfplay import (
+from agents.training.selfplay import (
     BatchedSubprocVecEnv,
-    NumpyPolicy,
     OpponentPool,
     PolicyOpponent,
     SelfPlayEnv,
     parse_pool_weights,
 )
+from boon_env import boon_v0
+from boon_env.encoding import OBS_SIZE
+from boon_env.rules import PICK, GameConfig, round_value
 
 
 def _play_random_round(env: SelfPlayEnv, rng: np.random.Generator, **options: object):
@@ -41,10 +41,9 @@ def _play_random_round(env: SelfPlayEnv, rng: np.random.Generator, **options: ob
 @pytest.mark.parametrize("num_players", [3, 4, 5])
 def test_learner_gets_its_own_reward_whoever_plays_the_last_card(num_players: int) -> None:
     # Every (learner seat, seat that plays the round's last card) pair must come up, and the
-    # reward must be the learner's settle() payout, not the last mover's.
+    # reward must be the learner's share of the round's value, not the last mover's.
     env = SelfPlayEnv(num_players, "heuristic=0.5,random=0.5", seed=3)
     rng = np.random.default_rng(0)
-    vc = [env.config.starting_victory_cards] * num_players
     covered: set[tuple[int, int]] = set()
     differs = 0
     for _ in range(3000):
@@ -53,15 +52,15 @@ def test_learner_gets_its_own_reward_whoever_plays_the_last_card(num_players: in
         state = env.state
         last_trick = state.tricks[-1]
         last_seat = (last_trick.leader + num_players - 1) % num_players
-        payout = settle(state, vc).payout
-        assert reward == payout[seat]
-        assert info["round"]["payout"] == payout[seat]
-        differs += payout[seat] != payout[last_seat]
+        value = round_value(state)
+        assert reward == value[seat]
+        assert info["round"]["value"] == value[seat]
+        differs += value[seat] != value[last_seat]
         covered.add((seat, last_seat))
         if len(covered) == num_players**2 and differs:
             break
     assert len(covered) == num_players**2
-    assert differs > 0, "the check needs rounds where the last mover's payout differs"
+    assert differs > 0, "the check needs rounds where the last mover's value differs"
 
 
 def test_round_info_and_shaping_off_by_default() -> None:
@@ -82,12 +81,12 @@ def test_shaping_adds_the_point_share_term() -> None:
         reward, info = _play_random_round(env, rng)
         state = env.state
         if state.picker is None:
-            assert reward == info["round"]["payout"]
+            assert reward == info["round"]["value"]
             continue
         side = (
             state.points[env.seat] if state.picker == env.seat else 120 - state.points[state.picker]
         )
-        assert reward == pytest.approx(info["round"]["payout"] + side / 120 - 0.5)
+        assert reward == pytest.approx(info["round"]["value"] + side / 120 - 0.5)
 
 
 def test_pick_assist_takes_the_learners_pick_decision() -> None:

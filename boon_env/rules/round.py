@@ -18,7 +18,7 @@ import numpy as np
 
 from boon_env.core.game import Trick
 from boon_env.rules.cards import (
-    GOLD_MASK,
+    GOLD,
     NUM_CARDS,
     POINTS,
     SUIT_MASK,
@@ -71,30 +71,11 @@ class Deal:
             raise ValueError(
                 f"deal has {len(hands)} hands, expected {config.num_players} (one per player)"
             )
-        seen = 0
-        masks = []
-        for owner, cards in [(f"hand {i}", h) for i, h in enumerate(hands)] + [("boon", boon)]:
-            size = config.boon_size if owner == "boon" else config.hand_size
-            if len(cards) != size:
-                raise ValueError(f"deal {owner} has {len(cards)} cards, expected {size}")
-            mask = 0
-            for card in cards:
-                if isinstance(card, bool) or not isinstance(card, (int, np.integer)):
-                    raise ValueError(f"deal {owner} holds {card!r}, not a card id 0-31")
-                if not 0 <= card < NUM_CARDS:
-                    raise ValueError(f"deal {owner} holds {card!r}, not a card id 0-31")
-                bit = 1 << int(card)
-                if not bit & config.deck:
-                    raise ValueError(
-                        f"deal {owner} holds card {card}, which is not in the "
-                        f"{config.num_players}-player deck"
-                    )
-                if bit & seen:
-                    raise ValueError(f"deal {owner} repeats card {card}, dealt twice")
-                seen |= bit
-                mask |= bit
-            masks.append(mask)
-        return cls(hands=tuple(masks[:-1]), boon=masks[-1])
+        owners = [f"hand {i}" for i in range(len(hands))] + ["boon"]
+        masks = [_mask_of_ids(config, o, cards) for o, cards in zip(owners, [*hands, boon])]  # noqa: B905
+        deal = cls(hands=tuple(masks[:-1]), boon=masks[-1])
+        deal.check(config)
+        return deal
 
     def check(self, config: GameConfig) -> None:
         """Raise ``ValueError`` unless the deal splits ``config``'s deck into hands and a Boon
@@ -103,19 +84,7 @@ class Deal:
         if len(self.hands) != n:
             raise ValueError(f"deal has {len(self.hands)} hands, expected {n} (one per player)")
         places = [(f"hand {i}", hand, config.hand_size) for i, hand in enumerate(self.hands)]
-        seen = 0
-        for owner, mask, size in [*places, ("boon", self.boon, config.boon_size)]:
-            if type(mask) is not int or mask < 0:
-                raise ValueError(f"deal {owner} must be a card bitmask (int >= 0), got {mask!r}")
-            if mask.bit_count() != size:
-                raise ValueError(f"deal {owner} has {mask.bit_count()} cards, expected {size}")
-            if mask & seen:
-                raise ValueError(f"deal {owner} repeats {names_of(mask & seen)}, dealt twice")
-            seen |= mask
-        if seen != config.deck:
-            raise ValueError(
-                f"deal holds cards outside the {n}-player deck (bitmask {seen & ~config.deck:#x})"
-            )
+        check_partition(config, [*places, ("boon", self.boon, config.boon_size)], "deal")
 
     @classmethod
     def random(cls, config: GameConfig, rng: np.random.Generator) -> Deal:
@@ -124,6 +93,53 @@ class Deal:
         size = config.hand_size
         hands = tuple(mask_of(order[i * size : (i + 1) * size]) for i in range(config.num_players))
         return cls(hands=hands, boon=mask_of(order[config.num_players * size :]))
+
+
+def _mask_of_ids(config: GameConfig, owner: str, cards: Sequence[int]) -> int:
+    """The bitmask of a card-id list, naming the first id that is no card of the table."""
+    mask = 0
+    for card in cards:
+        if isinstance(card, bool) or not isinstance(card, (int, np.integer)):
+            raise ValueError(f"deal {owner} holds {card!r}, not a card id 0-{NUM_CARDS - 1}")
+        if not 0 <= card < NUM_CARDS:
+            raise ValueError(f"deal {owner} holds {card!r}, not a card id 0-{NUM_CARDS - 1}")
+        bit = 1 << int(card)
+        if not bit & config.deck:
+            raise ValueError(
+                f"deal {owner} holds card {card}, which is not in the "
+                f"{config.num_players}-player deck"
+            )
+        if bit & mask:
+            raise ValueError(f"deal {owner} repeats card {card}, dealt twice")
+        mask |= bit
+    return mask
+
+
+def check_partition(
+    config: GameConfig, places: Sequence[tuple[str, int, int | None]], what: str
+) -> None:
+    """Raise ``ValueError`` unless the ``(owner, bitmask, size)`` places hold every card of
+    ``config``'s deck exactly once, each place its ``size`` cards (``None``: any number).
+
+    RULES.md's first invariant: every card of the deck is in exactly one place.
+    """
+    seen = 0
+    for owner, mask, size in places:
+        if type(mask) is not int or mask < 0:
+            raise ValueError(f"{what} {owner} must be a card bitmask (int >= 0), got {mask!r}")
+        if size is not None and mask.bit_count() != size:
+            raise ValueError(f"{what} {owner} has {mask.bit_count()} cards, expected {size}")
+        if mask & seen:
+            ids = ", ".join(str(card) for card in cards_of(mask & seen))
+            raise ValueError(f"{what} {owner} repeats card {ids} {names_of(mask & seen)}, twice")
+        seen |= mask
+    if seen & ~config.deck:
+        raise ValueError(
+            f"{what} holds cards outside the {config.num_players}-player deck "
+            f"(bitmask {seen & ~config.deck:#x})"
+        )
+    if seen != config.deck:
+        raise ValueError(f"{what} is missing {names_of(config.deck & ~seen)}")
 
 
 class Round:
@@ -229,8 +245,7 @@ class Round:
 
     def legal_actions(self) -> list[int]:
         """The legal actions of the player to act, ascending."""
-        mask = self.legal_mask()
-        return list(cards_of(mask)) + [a for a in (PICK, PASS) if mask >> a & 1]
+        return actions_of(self.legal_mask())
 
     def cards_to_discard(self) -> int:
         """How many cards the picker still has to bury (0 outside the discard phase)."""
@@ -247,7 +262,11 @@ class Round:
                 is left unchanged.
         """
         legal = self.legal_mask()
-        if type(action) is not int or not 0 <= action < NUM_ACTIONS or not legal >> action & 1:
+        if type(action) is not int:  # numpy integers are actions too; nothing else is
+            if not isinstance(action, np.integer):
+                raise ValueError(self._illegal_message(action))
+            action = int(action)
+        if not 0 <= action < NUM_ACTIONS or not legal >> action & 1:
             raise ValueError(self._illegal_message(action))
         self.history.append(action)
         phase = self.phase
@@ -293,10 +312,9 @@ class Round:
         self.hands[seat] ^= bit
         self.played[seat] |= bit
         trick = self.trick
-        led_mask = self.led_mask
         if not trick:
             self.led_mask = SUIT_MASK[SUIT_OF[card]]
-        elif not bit & led_mask:
+        elif not bit & self.led_mask:
             # Not following proves the player holds none of the led suit.
             self.voids[seat] |= 1 << SUIT_OF[trick[0]]
         trick.append(card)
@@ -304,15 +322,11 @@ class Round:
         if len(trick) < n:
             self.current = (seat + 1) % n
             return
-        self._finish_trick(trick, led_mask)
+        self._finish_trick(trick)
 
-    def _finish_trick(self, trick: list[int], led_mask: int) -> None:
-        # Highest gold wins; without gold, the highest card of the led suit. Ids are ordered
-        # so that this is the highest id among the cards that are gold or of the led suit.
-        contenders = mask_of(trick) & (led_mask | GOLD_MASK)
-        best = contenders.bit_length() - 1
+    def _finish_trick(self, trick: list[int]) -> None:
         n = self.config.num_players
-        winner = (self.leader + trick.index(best)) % n
+        winner = (self.leader + trick_winner(trick)) % n
         self.points[winner] += sum([POINTS[card] for card in trick])
         self.tricks_won[winner] += 1
         self.tricks.append(Trick(self.leader, tuple(trick), winner))
@@ -380,19 +394,21 @@ class Round:
         n = config.num_players
         if len(hands) != n or len(points) != n or len(tricks_won) != n or len(played) != n:
             raise ValueError(f"hands, points, tricks_won and played need {n} entries each")
-        places = [*hands, boon if picker is None else 0, discards, *played]
-        total = 0
-        for place in places:
-            if total & place:
-                raise ValueError("a card is in two places in the hidden state")
-            total |= place
-        if total != config.deck:
-            raise ValueError("the hidden state's cards do not make up the deck")
+        check_partition(
+            config,
+            [
+                *((f"hand {seat}", hand, None) for seat, hand in enumerate(hands)),
+                ("boon", boon if picker is None else 0, None),
+                ("discards", discards, None),
+                *((f"played {seat}", cards, None) for seat, cards in enumerate(played)),
+            ],
+            "hidden state",
+        )
         tricks_done = sum(tricks_won)
         discarding = picker is not None and discards.bit_count() < config.boon_size
+        to_play = seats_to_play(leader, len(trick), n)
         for seat in range(n):
-            in_trick = int(seat in _trick_seats(leader, len(trick), n))
-            expected = config.hand_size - tricks_done - in_trick
+            expected = config.hand_size - tricks_done - (seat not in to_play)
             if discarding and seat == picker:
                 expected += config.boon_size - discards.bit_count()
             if hands[seat].bit_count() != expected:
@@ -436,8 +452,32 @@ _LIST_SLOTS = ("hands", "trick", "tricks", "points", "tricks_won", "played", "vo
 _SHARED_SLOTS = tuple(name for name in Round.__slots__ if name not in _LIST_SLOTS)
 
 
-def _trick_seats(leader: int, count: int, n: int) -> set[int]:
-    return {(leader + i) % n for i in range(count)}
+def seats_to_play(leader: int, played: int, n: int) -> tuple[int, ...]:
+    """The seats still to play in a trick that ``leader`` led and ``played`` seats have played
+    (clockwise, so in playing order)."""
+    return tuple((leader + i) % n for i in range(played, n))
+
+
+def trick_winner(cards: Sequence[int]) -> int:
+    """The position in play order of the card that wins a trick (complete or not yet).
+
+    The highest gold card wins; without gold, the highest card of the led suit. A card of
+    another plain suit never wins.
+    """
+    led_suit = SUIT_OF[cards[0]]
+    contenders = [card for card in cards if SUIT_OF[card] in (GOLD, led_suit)]
+    return cards.index(_strongest(contenders))
+
+
+def _strongest(cards: Sequence[int]) -> int:
+    # Ids rank the cards: within a suit a higher id is a higher rank, and every gold id is
+    # above every plain id, so among gold and led-suit cards the strongest is the highest id.
+    return max(cards)
+
+
+def actions_of(legal: int) -> list[int]:
+    """The action ids of a legal-action bitmask, ascending (cards first, then pick, pass)."""
+    return [*cards_of(legal), *(a for a in (PICK, PASS) if legal >> a & 1)]
 
 
 def action_name(action: int) -> str:

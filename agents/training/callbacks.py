@@ -1,5 +1,4 @@
-"""Helpers of ``train.py`` that are worth testing or reusing: command-line flags from a
-dataclass, and the callback that runs self-play bookkeeping during MaskablePPO's ``learn``.
+"""The callback that runs self-play bookkeeping during MaskablePPO's ``learn``, and checkpoints.
 
 The callback does, once per PPO update (rollout):
 
@@ -10,50 +9,26 @@ The callback does, once per PPO update (rollout):
 - every ``eval_every`` updates, play duplicate-arena matches against the heuristic and a
   table of policy copies (``eval/...``): the latter's Leaster rate is the collapse alarm;
 - every ``checkpoint_every`` updates, save the model and the pool next to it.
+
+A checkpoint is stable-baselines3's ``model_<steps>.zip`` (the whole learner, optimizer
+included, to resume from; it is unpickled on load, so resume only from your own runs) and the
+snapshot pool beside it in ``model_<steps>_pool/``, one pickle-free policy file each.
 """
 
 from __future__ import annotations
 
-import argparse
-import dataclasses
-import pickle
 import time
 from pathlib import Path
-from typing import Any, get_type_hints
+from typing import Any
 
 import numpy as np
 from stable_baselines3.common.callbacks import BaseCallback
 
-from boon_env.encoding import action_mask, encode
-from boon_env.rules import Deal, GameConfig, Round, settle
-from boon_env.selfplay import NumpyPolicy, RandomOpponent, make_heuristic
-
-
-# ------------------------------------------------------------------------ flags from a dataclass
-def arg(default: Any, help: str) -> Any:
-    """A dataclass field with its ``--help`` text."""
-    return dataclasses.field(default=default, metadata={"help": help})
-
-
-def parse_dataclass_args(cls: type, argv: list[str] | None = None, description: str = "") -> Any:
-    """Build ``cls`` from command-line flags: one ``--field-name`` per field, help from
-    :func:`arg`. Booleans take ``--flag``/``--no-flag``; ``str | None`` fields take a string."""
-    parser = argparse.ArgumentParser(
-        description=description, formatter_class=argparse.ArgumentDefaultsHelpFormatter
-    )
-    hints = get_type_hints(cls)
-    for f in dataclasses.fields(cls):
-        flag = "--" + f.name.replace("_", "-")
-        kind = hints[f.name]
-        help_text = f.metadata.get("help", "")
-        if kind is bool:
-            parser.add_argument(
-                flag, default=f.default, action=argparse.BooleanOptionalAction, help=help_text
-            )
-            continue
-        convert = {int: int, float: float}.get(kind, str)
-        parser.add_argument(flag, type=convert, default=f.default, help=help_text)
-    return cls(**vars(parser.parse_args(argv)))
+from agents.arena import match
+from agents.heuristic import HeuristicAgent
+from agents.policy import ModelFileError, NumpyPolicy, load_policy, model_paths, save_policy
+from agents.random_agent import RandomAgent
+from agents.trained import PolicyAgent
 
 
 # -------------------------------------------------------------------------------- callback
@@ -137,12 +112,12 @@ class SelfPlayCallback(BaseCallback):
             "decisions_per_second": (self.model.num_timesteps - self._start_steps) / elapsed,
         }
         if rounds:
-            payout = np.array([r["payout"] for r in rounds])
+            value = np.array([r["value"] for r in rounds])
             pick_decisions = sum(r["learner_pick_decisions"] for r in rounds)
             as_picker = [r for r in rounds if r["learner_picker"]]
             row.update(
                 {
-                    "charts/victory_cards_per_round": float(payout.mean()),
+                    "charts/victory_cards_per_round": float(value.mean()),
                     "charts/pick_rate": float(np.mean([r["picked"] for r in rounds])),
                     "charts/leaster_rate": float(np.mean([r["leaster"] for r in rounds])),
                     # Of the learner's own pick-or-pass decisions, the share it picked.
@@ -167,12 +142,6 @@ class SelfPlayCallback(BaseCallback):
         """Duplicate-arena matches of the current policy (``eval/...``): its greedy play
         against the heuristic and against random players, and a table of sampled copies of it,
         whose Leaster rate is the all-pass collapse alarm."""
-        # Imported here: the agents package imports boon_env, so a top-level import is circular.
-        from agents.arena import match
-        from agents.heuristic import HeuristicAgent
-        from agents.random_agent import RandomAgent
-        from agents.trained import PolicyAgent
-
         policy = NumpyPolicy.from_sb3(self.model.policy)
         seed = self.seed + 7919 * self.updates
         n = self.num_players
@@ -196,7 +165,7 @@ class SelfPlayCallback(BaseCallback):
         self.checkpoint_dir.mkdir(parents=True, exist_ok=True)
         path = self.checkpoint_dir / f"model_{self.model.num_timesteps}.zip"
         self.model.save(path)
-        save_pool(pool_path(path), self.snapshots)
+        save_pool(pool_path(path), self.snapshots, self.num_players)
         return path
 
 
@@ -218,17 +187,13 @@ def format_row(row: dict[str, float]) -> str:
     return "  ".join(f"{label}={fmt.format(row[k])}" for k, label, fmt in keys if k in row)
 
 
-class ModelFileError(ValueError):
-    """A model file that is missing or cannot be loaded (the message names the path)."""
-
-
 def load_model(path: Path, env: Any) -> Any:
-    """Load a MaskablePPO checkpoint onto ``env``.
+    """Load a MaskablePPO checkpoint onto ``env`` (an unpickling load: your own runs only).
 
     Raises:
         ModelFileError: the file is missing or is not a loadable MaskablePPO model.
     """
-    from sb3_contrib import MaskablePPO  # here: the env workers never need torch
+    from sb3_contrib import MaskablePPO
 
     if not path.is_file():
         raise ModelFileError(f"no model file at {path}")
@@ -239,118 +204,26 @@ def load_model(path: Path, env: Any) -> Any:
 
 
 def pool_path(model_path: Path) -> Path:
-    """Where the opponent pool of a checkpoint is stored."""
-    return model_path.with_name(model_path.stem + "_pool.pkl")
+    """The folder beside a checkpoint that holds its opponent pool."""
+    return model_path.with_name(model_path.stem + "_pool")
 
 
-def save_pool(path: Path, snapshots: list[NumpyPolicy]) -> None:
-    """Pickle the snapshot policies (plain numpy arrays)."""
-    with open(path, "wb") as f:
-        pickle.dump([dataclasses.asdict(s) for s in snapshots], f)
+def save_pool(folder: Path, snapshots: list[NumpyPolicy], num_players: int) -> None:
+    """Write the snapshot policies as pickle-free model files ``snapshot_<i>.npz``/``.json``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for i, policy in enumerate(snapshots):
+        save_policy(folder / f"snapshot_{i}", policy, num_players, {"pool_index": i})
 
 
-def load_pool(path: Path) -> list[NumpyPolicy]:
-    """The snapshots saved by :func:`save_pool`; empty if there is no file."""
-    if not path.exists():
-        return []
-    with open(path, "rb") as f:
-        return [NumpyPolicy(**d) for d in pickle.load(f)]
+def load_pool(folder: Path, num_players: int) -> list[NumpyPolicy]:
+    """The snapshots saved by :func:`save_pool`, in order; empty if there is no folder.
 
-
-# ------------------------------------------------------------------- imitation warm start
-@dataclasses.dataclass
-class ImitationData:
-    """Decisions of heuristic tables: what a seat saw, could do and chose, and what it won."""
-
-    observations: np.ndarray  # float32 (N, OBS_SIZE)
-    masks: np.ndarray  # bool (N, 34)
-    actions: np.ndarray  # int64 (N,): the heuristic's choice
-    returns: np.ndarray  # float32 (N,): that seat's Victory-Card change in the round
-
-
-def imitation_data(
-    num_players: int, rounds: int, seed: int, explore: float = 0.05
-) -> ImitationData:
-    """Play ``rounds`` rounds with the heuristic in every seat and record every decision.
-
-    With probability ``explore`` a seat plays a random legal action instead (the label stays
-    the heuristic's choice), so the data also covers states the heuristic never reaches.
+    Raises:
+        ModelFileError: a snapshot file that is unreadable or made for another table.
     """
-    config = GameConfig(num_players=num_players)
-    rng = np.random.default_rng(seed)
-    heuristic = make_heuristic()
-    vc = [config.starting_victory_cards] * num_players
-    obs, masks, actions, returns = [], [], [], []
-    for _ in range(rounds):
-        state = Round(config, Deal.random(config, rng), int(rng.integers(num_players)))
-        seats = []
-        while state.current >= 0:
-            seat = state.current
-            legal = state.legal_mask()
-            choice = heuristic.act(state, seat, vc, rng)
-            obs.append(encode(state, seat, vc))
-            masks.append(action_mask(legal))
-            actions.append(choice)
-            seats.append(seat)
-            if rng.random() < explore:
-                choice = RandomOpponent().act(state, seat, vc, rng)
-            state.apply(choice)
-        payout = settle(state, vc).payout
-        returns.extend(payout[s] for s in seats)
-    return ImitationData(
-        np.stack(obs),
-        np.stack(masks).astype(bool),
-        np.array(actions, dtype=np.int64),
-        np.array(returns, dtype=np.float32),
-    )
-
-
-def behaviour_clone(
-    model: Any,
-    data: ImitationData,
-    epochs: int,
-    learning_rate: float = 1e-3,
-    batch_size: int = 1024,
-    seed: int = 0,
-) -> dict[str, float]:
-    """Warm-start ``model.policy``: cross-entropy of its masked action distribution against
-    the heuristic's choices, plus the squared error of its value against the round's return
-    (so PPO starts with a critic that fits the policy it starts with)."""
-    import torch  # here, not at the top: the env workers import this module's package
-
-    policy = model.policy
-    optimizer = torch.optim.Adam(policy.parameters(), lr=learning_rate)
-    obs = torch.as_tensor(data.observations)
-    masks = torch.as_tensor(data.masks)
-    actions = torch.as_tensor(data.actions)
-    returns = torch.as_tensor(data.returns)
-    generator = torch.Generator().manual_seed(seed)
-    policy.set_training_mode(True)
-    stats: dict[str, float] = {}
-    for _ in range(epochs):
-        order = torch.randperm(len(actions), generator=generator)
-        total_ce = total_v = correct = 0.0
-        for start in range(0, len(order), batch_size):
-            idx = order[start : start + batch_size]
-            # The MlpPolicy's own layers, called directly: much faster than get_distribution.
-            features = policy.extract_features(obs[idx])
-            latent_pi, latent_vf = policy.mlp_extractor(features)
-            logits = policy.action_net(latent_pi).masked_fill(~masks[idx], -1e8)
-            ce = torch.nn.functional.cross_entropy(logits, actions[idx])
-            value = policy.value_net(latent_vf).squeeze(-1)
-            value_loss = torch.nn.functional.mse_loss(value, returns[idx])
-            loss = ce + 0.5 * value_loss
-            optimizer.zero_grad()
-            loss.backward()
-            optimizer.step()
-            total_ce += ce.item() * len(idx)
-            total_v += value_loss.item() * len(idx)
-            correct += (logits.argmax(-1) == actions[idx]).sum().item()
-        n = len(order)
-        stats = {
-            "bc/cross_entropy": total_ce / n,
-            "bc/value_mse": total_v / n,
-            "bc/accuracy": correct / n,
-        }
-    policy.set_training_mode(False)
-    return stats
+    if not folder.is_dir():
+        return []
+    count = len(list(folder.glob("snapshot_*.npz")))
+    return [
+        load_policy(model_paths(folder / f"snapshot_{i}")[0], num_players)[0] for i in range(count)
+    ]

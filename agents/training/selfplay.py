@@ -6,19 +6,20 @@ and what tests and benchmarks import:
 
 | name | what it is |
 | --- | --- |
-| :class:`NumpyPolicy` | a frozen copy of the actor MLP, run in numpy (snapshot opponents) |
-| :class:`Opponent` and friends | who fills the other seats: random, a policy snapshot, any Agent |
+| :class:`Opponent` and friends | who fills the other seats: random, a snapshot, the heuristic |
 | :class:`OpponentPool` | samples the other seats per round from snapshots, heuristic and random |
 | :class:`SelfPlayEnv` | a Gymnasium env: one round per episode, from one (random) learner seat |
 | :class:`BatchedSubprocVecEnv` | several envs per worker process, masks sent with each step |
 
 The env drives the rules engine (:class:`boon_env.rules.Round`) directly: it encodes an
 observation only when the learner or a snapshot opponent must decide, which is what makes
-training fast. The learner's reward is its own Victory-Card change from
-:func:`boon_env.rules.settle` when the round ends, *whoever* plays the last card (the PettingZoo
-SB3 tutorial wrapper credited the opponent's reward when the round ended on an opponent's move).
+training fast. The learner's reward is its share of the round's value
+(:func:`boon_env.rules.round_value`: Victory Cards with no cap from holdings) when the round
+ends, *whoever* plays the last card (the PettingZoo SB3 tutorial wrapper credited the
+opponent's reward when the round ended on an opponent's move).
 
-Nothing here imports torch at module level: the worker processes only need numpy.
+Nothing here imports torch: the worker processes only need numpy (snapshot opponents are
+:class:`~agents.policy.NumpyPolicy` copies).
 """
 
 from __future__ import annotations
@@ -38,6 +39,9 @@ from stable_baselines3.common.vec_env.base_vec_env import (
     VecEnvStepReturn,
 )
 
+from agents.heuristic import HeuristicParams, choose
+from agents.policy import NumpyPolicy
+from agents.view import View
 from boon_env.encoding import OBS_SIZE, action_mask, encode
 from boon_env.rules import (
     NUM_ACTIONS,
@@ -47,79 +51,12 @@ from boon_env.rules import (
     GameConfig,
     Phase,
     Round,
-    settle,
+    actions_of,
+    picker_won,
+    round_value,
 )
 
 OPPONENT_KINDS = ("self", "heuristic", "random")
-
-
-# ------------------------------------------------------------------------- numpy policy
-@dataclass
-class NumpyPolicy:
-    """The actor half of an SB3 MLP policy as plain numpy arrays.
-
-    Torch spends ~100 us per single-sample forward pass; the same MLP in numpy takes a few
-    microseconds per layer, and the arrays pickle cheaply to the worker processes.
-
-    Attributes:
-        weights: ``(in, out)`` matrices of the hidden layers, then of the action head.
-        biases: matching bias vectors.
-        activation: ``"tanh"`` or ``"relu"`` (between hidden layers only).
-    """
-
-    weights: list[np.ndarray]
-    biases: list[np.ndarray]
-    activation: str = "tanh"
-
-    @classmethod
-    def from_sb3(cls, policy: Any) -> NumpyPolicy:
-        """Copy the actor of a MaskablePPO ``MlpPolicy`` (``model.policy``)."""
-        import torch
-
-        linears = [m for m in policy.mlp_extractor.policy_net if isinstance(m, torch.nn.Linear)]
-        linears.append(policy.action_net)
-        activation = {torch.nn.Tanh: "tanh", torch.nn.ReLU: "relu"}.get(policy.activation_fn)
-        if activation is None:
-            raise ValueError(f"unsupported activation {policy.activation_fn} (use Tanh or ReLU)")
-        with torch.no_grad():
-            weights = [m.weight.detach().cpu().numpy().T.astype(np.float32) for m in linears]
-            biases = [m.bias.detach().cpu().numpy().astype(np.float32) for m in linears]
-        return cls([np.ascontiguousarray(w) for w in weights], biases, activation)
-
-    def logits(self, obs: np.ndarray) -> np.ndarray:
-        """Unmasked action logits for one observation (or a batch)."""
-        x = obs
-        last = len(self.weights) - 1
-        for i, (w, b) in enumerate(zip(self.weights, self.biases, strict=True)):
-            x = x @ w + b
-            if i < last:
-                x = np.tanh(x) if self.activation == "tanh" else np.maximum(x, 0.0)
-        return x
-
-    def greedy(self, obs: np.ndarray, mask: np.ndarray) -> int:
-        """The legal action (``mask`` != 0) with the highest logit: what SB3's deterministic
-        ``predict(..., action_masks=mask)`` returns, at a fraction of its cost."""
-        logits = self.logits(np.asarray(obs, dtype=np.float32))
-        return int(np.argmax(np.where(np.asarray(mask) != 0, logits, -np.inf)))
-
-    def act(
-        self,
-        obs: np.ndarray,
-        legal: int,
-        rng: np.random.Generator | None = None,
-        deterministic: bool = False,
-    ) -> int:
-        """A legal action: the masked argmax, or a sample from the masked softmax."""
-        logits = self.logits(obs).astype(np.float64)
-        mask = action_mask(legal).astype(bool)
-        logits[~mask] = -np.inf
-        if deterministic or rng is None:
-            return int(np.argmax(logits))
-        probs = np.exp(logits - logits.max())
-        cumulative = np.cumsum(probs)
-        choice = int(np.searchsorted(cumulative, rng.random() * cumulative[-1], side="right"))
-        # Guard against rounding at the top end landing on a masked action.
-        return choice if choice < NUM_ACTIONS and mask[choice] else int(np.argmax(logits))
 
 
 # ---------------------------------------------------------------------------- opponents
@@ -136,7 +73,7 @@ class Opponent(Protocol):
 
 
 def _random_legal(legal: int, rng: np.random.Generator) -> int:
-    actions = [a for a in range(NUM_ACTIONS) if legal >> a & 1]
+    actions = actions_of(legal)
     return actions[int(rng.integers(len(actions)))]
 
 
@@ -168,32 +105,22 @@ class PolicyOpponent:
         return self.policy.act(obs, state.legal_mask(), rng, self.deterministic)
 
 
-def make_heuristic(seed: int | None = None) -> Opponent:
-    """The project's rule-based player (:mod:`agents.heuristic`) as an :class:`Opponent`.
-
-    It decides from a :class:`agents.view.View` built straight from the engine state: the same
-    decision function its Agent wrapper applies to a decoded observation, without the decoding.
-    """
-    # Imported when needed: agents import boon_env, so a top-level import would be circular.
-    from agents.heuristic import HeuristicParams
-
-    return HeuristicOpponent(HeuristicParams())
-
-
 @dataclass
 class HeuristicOpponent:
-    """:func:`agents.heuristic.choose` on the engine state (deterministic)."""
+    """The project's rule-based player, :func:`agents.heuristic.choose`, on the engine state.
 
-    params: Any
+    It decides from a :class:`agents.view.View` built straight from the round: the same
+    decision function its Agent wrapper applies to a decoded observation, without the decoding.
+    Deterministic.
+    """
+
+    params: HeuristicParams = field(default_factory=HeuristicParams)
     name: str = "heuristic"
 
     def act(
         self, state: Round, seat: int, victory_cards: list[int], rng: np.random.Generator
     ) -> int:
         """The heuristic's action for ``seat``."""
-        from agents.heuristic import choose
-        from agents.view import View
-
         return int(choose(View.from_round(state, seat), state.legal_mask(), self.params))
 
 
@@ -241,7 +168,7 @@ class OpponentPool:
         self._random = RandomOpponent()
         self._heuristic: Opponent | None = None
         if "heuristic" in self.weights:
-            self._heuristic = make_heuristic(self.seed)
+            self._heuristic = HeuristicOpponent()
 
     def set_snapshots(self, policies: Sequence[NumpyPolicy]) -> None:
         """Replace the snapshots that ``"self"`` seats draw from."""
@@ -267,8 +194,8 @@ class SelfPlayEnv(gym.Env):
 
     Observation: :func:`boon_env.encoding.encode` of the learner's seat (``OBS_SIZE`` floats).
     Action: ``Discrete(34)``; :meth:`action_masks` gives the legal ones (for MaskablePPO).
-    Reward: 0 until the round ends, then the learner's Victory-Card change from
-    :func:`~boon_env.rules.settle` with every player holding ``starting_victory_cards``, plus
+    Reward: 0 until the round ends, then the learner's share of the round's value
+    (:func:`~boon_env.rules.round_value`, Victory Cards with no cap from holdings), plus
     ``shaping`` x (the learner side's share of the points - 1/2) in picker rounds when
     ``shaping`` > 0 (off by default). With probability ``pick_assist`` per round, the heuristic
     makes the learner's pick-or-pass decision (it is then not a training sample): a guard
@@ -298,7 +225,7 @@ class SelfPlayEnv(gym.Env):
         self.pool = OpponentPool(weights, seed)
         self.shaping = shaping
         self.pick_assist = pick_assist
-        self._assistant = make_heuristic()
+        self._assistant = HeuristicOpponent()
         self.observation_space = spaces.Box(0.0, 1.0, (OBS_SIZE,), np.float32)
         self.action_space = spaces.Discrete(NUM_ACTIONS)
         self._rng = np.random.default_rng(seed)
@@ -372,8 +299,8 @@ class SelfPlayEnv(gym.Env):
 
     def _score(self) -> tuple[float, dict[str, Any]]:
         state, seat = self.state, self.seat
-        payout = settle(state, self._vc).payout
-        reward = float(payout[seat])
+        value = round_value(state)
+        reward = float(value[seat])
         picker = state.picker
         if self.shaping and picker is not None:
             mine = state.points[seat]
@@ -382,14 +309,14 @@ class SelfPlayEnv(gym.Env):
             reward += self.shaping * (mine / TOTAL_POINTS - 0.5)
         info = {
             "round": {
-                "payout": float(payout[seat]),
+                "value": float(value[seat]),
                 "leaster": state.leaster,
                 "picked": picker is not None,
                 "learner_picker": picker == seat,
                 "learner_pick_decisions": self._learner_pick_decisions,
                 "learner_picked": self._learner_picked,
                 "assisted": self._assisted,
-                "picker_won": picker is not None and state.points[picker] >= 61,
+                "picker_won": picker is not None and picker_won(state.points[picker]),
                 "opponents": [o.name for o in self.opponents if o is not None],
             }
         }

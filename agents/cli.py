@@ -12,7 +12,11 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from boon_env import bench, boon_v0
+from agents import bench
+from agents.arena import run_arena
+from agents.base import Agent
+from agents.specs import make_agent
+from boon_env import boon_v0
 from boon_env.render import render_table
 from boon_env.rules import (
     PASS,
@@ -28,8 +32,16 @@ from boon_env.rules import (
 )
 
 _SPEC_HELP = (
-    "agent spec: random, heuristic[:name=value,...], search[:samples=N], ppo[:path/to/model.zip]"
+    "agent spec: random, heuristic[:name=value,...], search[:samples=N], ppo[:path/to/model.npz]"
 )
+
+
+class UsageError(Exception):
+    """A mistake in what the user typed (a bad spec, a missing file): one line, no traceback.
+
+    Only the checks of the user's input raise it; a ``ValueError`` from deeper down (say an
+    agent choosing an illegal action) is a bug and keeps its traceback.
+    """
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -38,7 +50,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return args.run(args)
-    except ValueError as error:  # bad specs, missing models: a message, not a traceback
+    except UsageError as error:
         print(f"boon {args.command}: error: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
@@ -60,7 +72,8 @@ def _build_parser() -> argparse.ArgumentParser:
         "arena",
         help="compare agents over duplicate deals",
         description="Play duplicate deals (every deal once per seat rotation) and report, per "
-        "agent spec, mean Victory Cards per round with a 95%% confidence interval over deals.",
+        "agent spec, mean Victory Cards per round (the rounds' uncapped value) with a 95% "
+        "confidence interval over deals.",
     )
     arena.add_argument(
         "--agents",
@@ -73,12 +86,18 @@ def _build_parser() -> argparse.ArgumentParser:
     arena.add_argument("--seed", type=int, default=0, help="seed of the deals and agents")
     arena.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
     arena.add_argument("--json", action="store_true", help="print one JSON object, no table")
+    arena.add_argument(
+        "--save",
+        metavar="FILE.jsonl",
+        help="write every round played as one JSON line (deal, dealer, seats, actions, info)",
+    )
     arena.set_defaults(run=_run_arena)
 
     play = commands.add_parser(
         "play",
-        help="play one round in the terminal",
-        description="Play one round of Boon at the terminal against agents.",
+        help="play a game in the terminal",
+        description="Play Boon at the terminal against agents: a whole game (until someone "
+        "holds no Victory Cards) unless --rounds stops it sooner.",
     )
     play.add_argument(
         "--opponents",
@@ -86,11 +105,14 @@ def _build_parser() -> argparse.ArgumentParser:
         default=["heuristic"],
         metavar="SPEC",
         help=f"one spec for every opponent, or one per opponent seat; {_SPEC_HELP} "
-        "(bare 'ppo' is the packaged agents/models/boon_ppo_4p.zip)",
+        "(bare 'ppo' is the shipped model for the table size)",
     )
     play.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     play.add_argument("--num-players", type=int, default=4, choices=PLAYER_COUNTS)
-    play.add_argument("--seed", type=int, default=None, help="seed of the deal and the agents")
+    play.add_argument("--seed", type=int, default=None, help="seed of the deals and the agents")
+    play.add_argument(
+        "--rounds", type=int, default=None, help="stop after this many rounds (default: the game)"
+    )
     play.set_defaults(run=_run_play)
 
     bench_parser = commands.add_parser(
@@ -105,13 +127,34 @@ def _build_parser() -> argparse.ArgumentParser:
 
 # -------------------------------------------------------------------------------------- arena
 def _run_arena(args: argparse.Namespace) -> int:
-    from agents.arena import run_arena
-
+    _check_specs(args.agents, len(args.agents))
+    if args.deals < 1 or args.workers < 1:
+        raise UsageError(f"--deals and --workers must be >= 1, got {args.deals} and {args.workers}")
+    if args.save is not None:
+        try:
+            open(args.save, "w").close()  # a bad path fails now, not after the whole run
+        except OSError as error:
+            raise UsageError(f"--save: cannot write {args.save}: {error.strerror}") from None
     report = run_arena(
-        args.agents, args.deals, seed=args.seed, workers=args.workers, progress=not args.json
+        args.agents,
+        args.deals,
+        seed=args.seed,
+        workers=args.workers,
+        progress=not args.json,
+        save=args.save,
     )
     print(json.dumps(report.to_json()) if args.json else report.table())
     return 0
+
+
+def _check_specs(specs: Sequence[str], num_players: int) -> list[Agent]:
+    """Build the agents of the user's specs, turning a bad spec into a :class:`UsageError`."""
+    if num_players not in PLAYER_COUNTS:
+        raise UsageError(f"a table has 3, 4 or 5 seats; {num_players} agents were given")
+    try:
+        return [make_agent(spec, num_players=num_players) for spec in specs]
+    except ValueError as error:
+        raise UsageError(str(error)) from None
 
 
 def _run_bench(args: argparse.Namespace) -> int:
@@ -121,37 +164,39 @@ def _run_bench(args: argparse.Namespace) -> int:
 
 # --------------------------------------------------------------------------------------- play
 def _run_play(args: argparse.Namespace) -> int:
-    from agents.specs import make_agent
-
     n = args.num_players
     if not 0 <= args.seat < n:
-        raise ValueError(f"--seat must be a seat 0-{n - 1}, got {args.seat}")
+        raise UsageError(f"--seat must be a seat 0-{n - 1}, got {args.seat}")
+    if args.rounds is not None and args.rounds < 1:
+        raise UsageError(f"--rounds must be >= 1, got {args.rounds}")
     specs = args.opponents
     if len(specs) not in (1, n - 1):
-        raise ValueError(
+        raise UsageError(
             f"--opponents takes 1 spec or {n - 1} (one per opponent), got {len(specs)}"
         )
     others = [seat for seat in range(n) if seat != args.seat]
-    seat_spec = {seat: specs[0 if len(specs) == 1 else i] for i, seat in enumerate(others)}
-    agents = {seat: make_agent(spec, seed=args.seed) for seat, spec in seat_spec.items()}
-    return play_round(agents, args.seat, n, args.seed, input_line=input)
+    seat_spec = [specs[0 if len(specs) == 1 else i] for i in range(n - 1)]
+    agents = dict(zip(others, _check_specs(seat_spec, n), strict=True))
+    for seat, agent in agents.items():
+        agent.reset(None if args.seed is None else args.seed + seat)
+    return play_game(agents, args.seat, n, args.seed, args.rounds, input_line=input)
 
 
-def play_round(
-    agents: dict[int, Any],
+def play_game(
+    agents: dict[int, Agent],
     human: int,
     num_players: int,
     seed: int | None,
+    rounds: int | None,
     input_line: Callable[[str], str],
 ) -> int:
-    """Play one round with a person at seat ``human`` reading moves through ``input_line``."""
-    env = boon_v0.raw_env(num_players=num_players)
+    """Play a game (or its first ``rounds`` rounds) with a person at seat ``human`` reading
+    moves through ``input_line``."""
+    env = boon_v0.raw_env(num_players=num_players, episode="game", max_rounds=rounds)
     env.reset(seed=seed)
-    for agent in agents.values():
-        agent.reset(seed)
     print(f"You are player_{human}. Type a move's number or its name (e.g. 'gold 14', 'pass').")
     agent_name = env.agent_selection
-    while not env.terminations[agent_name]:
+    while not (env.terminations[agent_name] or env.truncations[agent_name]):
         seat = env.possible_agents.index(agent_name)
         state = env.game.round
         if seat == human:
@@ -170,7 +215,9 @@ def play_round(
             points = sum(POINTS[card] for card in trick.cards)
             print(f"   -> player_{trick.winner} wins the trick ({points} points).")
         agent_name = env.agent_selection
-    _show_scoring(env.infos[agent_name]["round"], human)
+        if state.is_over:  # the round just scored (the env has dealt the next one, if any)
+            _show_scoring(env.infos[agent_name]["round"], human)
+    _show_game_end(env.infos[agent_name]["game"], human, env.truncations[agent_name])
     return 0
 
 
@@ -233,16 +280,23 @@ def _show_scoring(info: dict[str, Any], human: int) -> None:
     if info["leaster"]:
         print("Everyone passed: a Leaster (fewest points with at least one trick wins).")
     else:
-        print(
-            f"player_{info['picker']} picked and buried "
-            f"{', '.join(names_of(mask_of(info['discards'])))}."
-        )
+        buried = mask_of(card for card in info["discards"] if card >= 0)
+        print(f"player_{info['picker']} picked and buried {', '.join(names_of(buried))}.")
     print("seat      points  tricks  victory cards  change")
     for seat, (points, tricks, vc, change) in enumerate(
         zip(info["points"], info["tricks_won"], info["victory_cards"], info["payout"], strict=True)
     ):
         you = " (you)" if seat == human else ""
         print(f" player_{seat}  {points:>6}  {tricks:>6}  {vc:>13}  {change:>+6}{you}")
+
+
+def _show_game_end(game: dict[str, Any], human: int, stopped_early: bool) -> None:
+    names = ", ".join("you" if seat == human else f"player_{seat}" for seat in game["winners"])
+    rounds = f"{game['rounds']} round{'s' if game['rounds'] > 1 else ''}"
+    if stopped_early:  # --rounds ended a game the rules had not ended
+        print(f"\nStopped after {rounds}, as asked. Most Victory Cards so far: {names}.")
+    else:
+        print(f"\nGame over after {rounds}. Most Victory Cards: {names}.")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,8 @@
+"""Self-play training with stable-baselines3 (the ``train`` extra): what ``train.py`` runs.
+
+| module | what it holds |
+| --- | --- |
+| :mod:`agents.training.selfplay` | the learner's single-agent env over a table, the opponent pool, the batched vector env |
+| :mod:`agents.training.imitation` | the imitation warm start (heuristic decisions, behaviour cloning) |
+| :mod:`agents.training.callbacks` | round statistics, snapshots, evaluations and checkpoints during ``learn`` |
+"""  # noqa: E501 - a table row per module reads better than wrapped rows

@@ -1,0 +1,111 @@
+"""The imitation warm start of ``train.py``: heuristic decisions, and fitting a fresh policy
+(and its critic) to them before PPO, so self-play does not collapse to everyone passing."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import numpy as np
+
+from agents.training.selfplay import HeuristicOpponent, RandomOpponent
+from boon_env.encoding import action_mask, encode
+from boon_env.rules import Deal, GameConfig, Round, round_value
+
+
+@dataclasses.dataclass
+class ImitationData:
+    """Decisions of heuristic tables: what a seat saw, could do and chose, and what it won."""
+
+    observations: np.ndarray  # float32 (N, OBS_SIZE)
+    masks: np.ndarray  # bool (N, 34)
+    actions: np.ndarray  # int64 (N,): the heuristic's choice
+    returns: np.ndarray  # float32 (N,): that seat's share of the round's value
+
+
+def imitation_data(
+    num_players: int, rounds: int, seed: int, explore: float = 0.05
+) -> ImitationData:
+    """Play ``rounds`` rounds with the heuristic in every seat and record every decision.
+
+    With probability ``explore`` a seat plays a random legal action instead (the label stays
+    the heuristic's choice), so the data also covers states the heuristic never reaches.
+    """
+    config = GameConfig(num_players=num_players)
+    rng = np.random.default_rng(seed)
+    heuristic = HeuristicOpponent()
+    vc = [config.starting_victory_cards] * num_players
+    obs, masks, actions, returns = [], [], [], []
+    for _ in range(rounds):
+        state = Round(config, Deal.random(config, rng), int(rng.integers(num_players)))
+        seats = []
+        while state.current >= 0:
+            seat = state.current
+            legal = state.legal_mask()
+            choice = heuristic.act(state, seat, vc, rng)
+            obs.append(encode(state, seat, vc))
+            masks.append(action_mask(legal))
+            actions.append(choice)
+            seats.append(seat)
+            if rng.random() < explore:
+                choice = RandomOpponent().act(state, seat, vc, rng)
+            state.apply(choice)
+        value = round_value(state)
+        returns.extend(value[s] for s in seats)
+    return ImitationData(
+        np.stack(obs),
+        np.stack(masks).astype(bool),
+        np.array(actions, dtype=np.int64),
+        np.array(returns, dtype=np.float32),
+    )
+
+
+def behaviour_clone(
+    model: Any,
+    data: ImitationData,
+    epochs: int,
+    learning_rate: float = 1e-3,
+    batch_size: int = 1024,
+    seed: int = 0,
+) -> dict[str, float]:
+    """Warm-start ``model.policy``: cross-entropy of its masked action distribution against
+    the heuristic's choices, plus the squared error of its value against the round's return
+    (so PPO starts with a critic that fits the policy it starts with)."""
+    import torch  # here: the rollout workers import this package and need only numpy
+
+    policy = model.policy
+    optimizer = torch.optim.Adam(policy.parameters(), lr=learning_rate)
+    obs = torch.as_tensor(data.observations)
+    masks = torch.as_tensor(data.masks)
+    actions = torch.as_tensor(data.actions)
+    returns = torch.as_tensor(data.returns)
+    generator = torch.Generator().manual_seed(seed)
+    policy.set_training_mode(True)
+    stats: dict[str, float] = {}
+    for _ in range(epochs):
+        order = torch.randperm(len(actions), generator=generator)
+        total_ce = total_v = correct = 0.0
+        for start in range(0, len(order), batch_size):
+            idx = order[start : start + batch_size]
+            # The MlpPolicy's own layers, called directly: much faster than get_distribution.
+            features = policy.extract_features(obs[idx])
+            latent_pi, latent_vf = policy.mlp_extractor(features)
+            logits = policy.action_net(latent_pi).masked_fill(~masks[idx], -1e8)
+            ce = torch.nn.functional.cross_entropy(logits, actions[idx])
+            value = policy.value_net(latent_vf).squeeze(-1)
+            value_loss = torch.nn.functional.mse_loss(value, returns[idx])
+            loss = ce + 0.5 * value_loss
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            total_ce += ce.item() * len(idx)
+            total_v += value_loss.item() * len(idx)
+            correct += (logits.argmax(-1) == actions[idx]).sum().item()
+        n = len(order)
+        stats = {
+            "bc/cross_entropy": total_ce / n,
+            "bc/value_mse": total_v / n,
+            "bc/accuracy": correct / n,
+        }
+    policy.set_training_mode(False)
+    return stats
