@@ -23,7 +23,6 @@ from boon_env.bon.rules import (
     NUM_LEFTOVERS,
     NUM_TRICKS,
     PLAYER_COUNTS,
-    prime_colour,
 )
 from boon_env.core.pieces import Layout, Piece, unpack_bits
 
@@ -110,7 +109,7 @@ def encode(game: Game, seat: int, leftovers_face_up: bool) -> np.ndarray:
     trick = state.trick
     for card, shift in zip(trick, _TRICK_SHIFTS[n][(leader - seat) % n]):  # noqa: B905
         bits |= 1 << (shift + card)
-    prime = prime_colour(trick)
+    prime = state.prime
     if prime is not None:
         bits |= 1 << (_PRIME + prime)
     for played, passes, voids, tricks, (played_at, passes_at, voids_at, tricks_at) in zip(  # noqa: B905 - all n long

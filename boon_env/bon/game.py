@@ -173,6 +173,8 @@ class Round:
         leader: the seat that leads the current trick.
         hands, passes: per seat, the Boast cards (bitmask) and the number of Pass cards held.
         trick: the current trick's cards in play order (33 for a Pass card).
+        prime: the current trick's prime colour (:func:`~boon_env.bon.rules.prime_colour` of
+            ``trick``), ``None`` while it has none.
         tricks: completed tricks.
         tricks_won: tricks won per seat.
         taken: per seat, bitmask of the Boast cards in the tricks it won.
@@ -193,6 +195,7 @@ class Round:
         "passes",
         "passes_played",
         "played",
+        "prime",
         "taken",
         "tower",
         "trick",
@@ -221,6 +224,7 @@ class Round:
         self.hands = list(deal.hands)
         self.passes = list(deal.hand_passes)
         self.trick: list[int] = []
+        self.prime: int | None = None
         self.tricks: list[Trick] = []
         self.tricks_won = [0] * n
         self.taken = [0] * n
@@ -235,17 +239,12 @@ class Round:
         """Whether all 7 tricks have been played."""
         return self.current < 0
 
-    @property
-    def prime(self) -> int | None:
-        """The current trick's prime colour, ``None`` while it has none."""
-        return prime_colour(self.trick)
-
     def legal_mask(self) -> int:
         """Bitmask over the 34 actions of what the player to act may play (0 when over)."""
         seat = self.current
         if seat < 0:
             return 0
-        return legal_plays(self.hands[seat], self.passes[seat], prime_colour(self.trick))
+        return legal_plays(self.hands[seat], self.passes[seat], self.prime)
 
     def legal_actions(self) -> list[int]:
         """The legal actions of the player to act, ascending."""
@@ -273,7 +272,7 @@ class Round:
             self.passes[seat] -= 1
             self.passes_played[seat] += 1
         else:
-            prime = prime_colour(trick)
+            prime = self.prime
             if prime is not None and COLOUR_OF[action] != prime:
                 # Playing another colour while a prime colour is set proves holding none of it.
                 self.voids[seat] |= 1 << prime
@@ -281,6 +280,8 @@ class Round:
             self.hands[seat] ^= bit
             self.played[seat] |= bit
         trick.append(action)
+        if self.prime is None:
+            self.prime = prime_colour(trick)
         n = self.config.num_players
         if len(trick) < n:
             self.current = (seat + 1) % n
@@ -296,6 +297,7 @@ class Round:
         self.tricks.append(Trick(self.leader, tuple(trick), winner))
         self.tower = tower_after_trick(self.tower, COLOUR_OF[trick[index]])
         self.trick = []
+        self.prime = None
         self.leader = winner  # the winner of a trick leads the next one
         self.current = winner if len(self.tricks) < NUM_TRICKS else -1
 
