@@ -112,14 +112,18 @@ def encode(game: Game, seat: int, leftovers_face_up: bool) -> np.ndarray:
     prime = state.prime
     if prime is not None:
         bits |= 1 << (_PRIME + prime)
-    for played, passes, voids, tricks, (played_at, passes_at, voids_at, tricks_at) in zip(  # noqa: B905 - all n long
-        state.played, state.passes_played, state.voids, state.tricks_won, _SEAT_SHIFTS[n][seat]
-    ):
+    played, passes, voids, tricks = (
+        state.played,
+        state.passes_played,
+        state.voids,
+        state.tricks_won,
+    )
+    for s, (played_at, passes_at, voids_at, tricks_at) in enumerate(_SEAT_SHIFTS[n][seat]):
         bits |= (
-            played << played_at
-            | ((1 << passes) - 1) << passes_at
-            | voids << voids_at
-            | 1 << (tricks_at + tricks)
+            played[s] << played_at
+            | ((1 << passes[s]) - 1) << passes_at
+            | voids[s] << voids_at
+            | 1 << (tricks_at + tricks[s])
         )
     bits |= (
         _TOWER_BITS[state.tower] | 1 << (_LEADER + (leader - seat) % n) | 1 << _PLAYER_COUNT_BIT[n]
