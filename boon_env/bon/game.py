@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 
@@ -106,20 +107,22 @@ class Deal:
         n = config.num_players
         if len(self.hands) != n or len(self.hand_passes) != n:
             raise ValueError(f"deal has {len(self.hands)} hands, expected {n} (one per player)")
-        places = [
-            *((f"hand {i}", m, p, HAND_SIZE) for i, (m, p) in enumerate(self.places()[:-1])),
-            ("leftovers", self.leftovers, self.leftover_passes, NUM_LEFTOVERS),
-        ]
         seen = passes = 0
-        for owner, mask, count, size in places:
+        for i, (mask, count) in enumerate(self.places()):
+            size = HAND_SIZE if i < n else NUM_LEFTOVERS
             if type(mask) is not int or mask < 0 or type(count) is not int or count < 0:
-                raise ValueError(f"deal {owner} must be a card bitmask and a Pass-card count")
+                raise ValueError(
+                    f"deal {_place_name(i, n)} must be a card bitmask and a Pass-card count"
+                )
             if mask.bit_count() + count != size:
                 raise ValueError(
-                    f"deal {owner} has {mask.bit_count() + count} cards, expected {size}"
+                    f"deal {_place_name(i, n)} has {mask.bit_count() + count} cards, "
+                    f"expected {size}"
                 )
             if mask & seen:
-                raise ValueError(f"deal {owner} repeats {names_of(mask & seen)}, dealt twice")
+                raise ValueError(
+                    f"deal {_place_name(i, n)} repeats {names_of(mask & seen)}, dealt twice"
+                )
             seen |= mask
             passes += count
         if passes != config.pass_cards:
@@ -148,18 +151,37 @@ class Deal:
     def random(cls, config: GameConfig, rng: np.random.Generator) -> Deal:
         """Shuffle the table's whole deck with ``rng``, deal 7 cards to each player in turn of
         seats, and leave the last two as the leftovers."""
-        deck = [*boast_cards_of(config.deck), *[PASS] * config.pass_cards]
-        order = rng.permutation(np.array(deck)).tolist()
-        hands = [
-            order[seat * HAND_SIZE : (seat + 1) * HAND_SIZE] for seat in range(config.num_players)
-        ]
-        leftovers = order[config.num_players * HAND_SIZE :]
+        order = rng.permutation(_deck_array(config.deck, config.pass_cards)).tolist()
+        n = config.num_players
+        hands = [_mask_and_passes(order[s * HAND_SIZE : (s + 1) * HAND_SIZE]) for s in range(n)]
+        leftovers, leftover_passes = _mask_and_passes(order[n * HAND_SIZE :])
         return cls(
-            hands=tuple(mask_of(c for c in hand if c != PASS) for hand in hands),
-            hand_passes=tuple(hand.count(PASS) for hand in hands),
-            leftovers=mask_of(c for c in leftovers if c != PASS),
-            leftover_passes=leftovers.count(PASS),
+            hands=tuple(mask for mask, _ in hands),
+            hand_passes=tuple(passes for _, passes in hands),
+            leftovers=leftovers,
+            leftover_passes=leftover_passes,
         )
+
+
+@cache
+def _deck_array(deck: int, pass_cards: int) -> np.ndarray:
+    """A table's whole deck as an array of card ids (Pass cards repeated), to shuffle."""
+    return np.array([*boast_cards_of(deck), *[PASS] * pass_cards])
+
+
+def _mask_and_passes(cards: Sequence[int]) -> tuple[int, int]:
+    """The Boast-card bitmask and the number of Pass cards of a list of card ids."""
+    mask = passes = 0
+    for card in cards:
+        if card == PASS:
+            passes += 1
+        else:
+            mask |= 1 << card
+    return mask, passes
+
+
+def _place_name(index: int, num_players: int) -> str:
+    return f"hand {index}" if index < num_players else "leftovers"
 
 
 class Round:

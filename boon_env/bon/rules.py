@@ -72,7 +72,7 @@ class GameConfig:
 # ----------------------------------------------------------------------------- the colour tower
 def random_tower(rng: np.random.Generator) -> tuple[int, ...]:
     """At the start of a game the tower is arranged at random."""
-    return tuple(int(colour) for colour in rng.permutation(len(COLOURS)))
+    return tuple(rng.permutation(len(COLOURS)).tolist())
 
 
 def check_tower(tower: object) -> tuple[int, ...]:
@@ -91,7 +91,7 @@ def check_tower(tower: object) -> tuple[int, ...]:
 def tower_after_trick(tower: tuple[int, ...], winning_colour: int) -> tuple[int, ...]:
     """After every trick the winning card's colour moves to the bottom of the tower; the other
     two keep their order."""
-    return (*(colour for colour in tower if colour != winning_colour), winning_colour)
+    return (*[colour for colour in tower if colour != winning_colour], winning_colour)
 
 
 # ------------------------------------------------------------------------ leading and following
@@ -128,10 +128,14 @@ def trick_winner(trick: Sequence[int], tower: Sequence[int]) -> int:
     Pass cards never win. Among the Boast cards, the highest number of the colour that stands
     highest in the tower wins; the prime colour itself gives no priority.
     """
+    boast = 0  # the Boast cards played, as a bitmask: ids order the numbers within a colour
+    for card in trick:
+        if card != PASS:
+            boast |= 1 << card
     for colour in tower:  # strongest first
-        of_colour = [card for card in trick if card != PASS and COLOUR_OF[card] == colour]
+        of_colour = boast & COLOUR_MASK[colour]
         if of_colour:
-            return trick.index(max(of_colour))  # ids order the numbers within a colour
+            return trick.index(of_colour.bit_length() - 1)
     raise ValueError(f"a trick holds at least one Boast card, got {list(trick)}")
 
 
