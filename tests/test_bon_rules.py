@@ -319,3 +319,13 @@ def test_a_game_stopped_by_the_round_cap_is_truncated_not_over() -> None:
 def test_a_bad_game_config_names_the_field(field: str, value: int, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         GameConfig(**{field: value})
+
+
+def test_numpy_integers_are_actions_and_nothing_else_is() -> None:
+    state = seed_round()
+    state.apply(np.int64(parse_card("red 8")))
+    assert state.history == [parse_card("red 8")] and type(state.history[0]) is int
+    for bad in ("red 3", 3.0, None, True):
+        with pytest.raises(ValueError, match="illegal action"):
+            state.apply(bad)
+    assert len(state.history) == 1

@@ -281,11 +281,11 @@ class Round:
             ValueError: the action is not legal now (naming it and the legal ones); the state
                 is left unchanged.
         """
-        if (
-            type(action) is not int
-            or not 0 <= action < NUM_ACTIONS
-            or not self.legal_mask() >> action & 1
-        ):
+        if type(action) is not int:  # numpy integers are actions too; nothing else is
+            if not isinstance(action, np.integer):
+                raise ValueError(self._illegal_message(action))
+            action = int(action)
+        if not 0 <= action < NUM_ACTIONS or not self.legal_mask() >> action & 1:
             raise ValueError(self._illegal_message(action))
         self.history.append(action)
         seat = self.current
@@ -367,7 +367,7 @@ class Game(RoundsGame):
     next round with :meth:`next_round` and a new deal.
     """
 
-    __slots__ = ("config", "results", "round", "rounds_played", "scores")
+    __slots__ = ("config", "round", "rounds_played", "scores")
 
     def __init__(
         self, config: GameConfig, deal: Deal, tower: Sequence[int], first_leader: int
@@ -376,7 +376,6 @@ class Game(RoundsGame):
         self.scores = [0] * config.num_players
         self.rounds_played = 0
         self.round = Round(config, deal, tower, first_leader)
-        self.results: list[RoundResult] = []
 
     def apply(self, action: int) -> RoundResult | None:
         """Play an action in the current round; score and return the result if it ended."""
@@ -386,9 +385,7 @@ class Game(RoundsGame):
         points = round_points(self.round.tricks_won, self.config.trick_goal)
         self.scores = [score + p for score, p in zip(self.scores, points, strict=True)]
         self.rounds_played += 1
-        result = RoundResult(round_points=points, scores=tuple(self.scores))
-        self.results.append(result)
-        return result
+        return RoundResult(round_points=points, scores=tuple(self.scores))
 
     @property
     def is_over(self) -> bool:
