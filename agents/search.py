@@ -65,6 +65,23 @@ def search_action(
     if len(actions) == 1:
         return actions[0]
     default = choose(view, legal, rollout)
+    values = action_values(view, legal, params, rollout, rng)
+    best = max(values.values())
+    if values[default] >= best - 1e-9:
+        return default
+    return next(action for action in actions if values[action] == best)
+
+
+def action_values(
+    view: View,
+    legal: int,
+    params: SearchParams,
+    rollout: HeuristicParams,
+    rng: np.random.Generator,
+) -> dict[int, float]:
+    """The mean playout outcome (:func:`outcome`) of every legal action, over the same
+    ``params.samples`` sampled deals for all actions."""
+    actions = actions_of(legal)
     totals = [0.0] * len(actions)
     for _ in range(params.samples):
         state = sample_round(view, rng)
@@ -73,10 +90,7 @@ def search_action(
             playout.apply(action)
             play_out(playout, rollout)
             totals[i] += outcome(playout, view.me, params.points_weight)
-    best = max(totals)
-    if totals[actions.index(default)] >= best - 1e-9:
-        return default
-    return actions[totals.index(best)]
+    return {action: total / params.samples for action, total in zip(actions, totals, strict=True)}
 
 
 def play_out(state: Round, params: HeuristicParams) -> None:
