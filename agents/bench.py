@@ -1,6 +1,6 @@
 """Throughput of the rules engines under random legal play: scalar, ``env()`` and vector.
 
-Run: ``boon bench [--players 3 4 5] [--repeats 5] [--json]`` (or ``python
+Run: ``boon bench [--game boon|bon] [--players 3 4 5] [--repeats 5] [--json]`` (or ``python
 benchmarks/bench_vector.py``, the same). For each player count and in the same run it measures
 decisions/s and rounds/s of:
 
@@ -17,6 +17,9 @@ a uniformly random legal action per table, and that draw is part of the measured
 figure is the median of ``--repeats`` interleaved runs; ``x scalar`` is the ratio to the scalar
 median of the same run, the robust figure on a shared machine. Measure on one core: ``boon``
 and ``benchmarks/bench_vector.py`` set the BLAS thread variables to 1 before numpy loads.
+
+With ``--game bon`` the scalar and ``env()`` figures are B.O.N's (``boon_env.bon`` and
+``bon_v0.env()``); the vector engine exists for Boon only.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from boon_env import boon_v0
+from boon_env import bon, bon_v0, boon_v0
 from boon_env.rules import PASS, PICK, Deal, GameConfig, Phase, Round, cards_of, settle
 from boon_env.vector import VectorBoon
 
@@ -72,9 +75,30 @@ def bench_engine(num_players: int, rounds: int, seed: int = 0) -> Throughput:
     return Throughput(rounds / elapsed, decisions / elapsed)
 
 
-def bench_env(num_players: int, rounds: int, seed: int = 0) -> Throughput:
-    """Play ``rounds`` random rounds through ``boon_v0.env()`` (observations and masks)."""
-    env = boon_v0.env(num_players=num_players)
+def bench_bon_engine(num_players: int, rounds: int, seed: int = 0) -> Throughput:
+    """Play ``rounds`` random rounds on the bare B.O.N rules (:mod:`boon_env.bon`)."""
+    config = bon.GameConfig(num_players=num_players)
+    rng = np.random.default_rng(seed)
+    uniforms = _random_choices(seed)
+    k = decisions = 0
+    start = time.perf_counter()
+    for i in range(rounds):
+        tower = bon.random_tower(rng)
+        state = bon.Round(config, bon.Deal.random(config, rng), tower, i % num_players)
+        while not state.is_over:
+            actions = state.legal_actions()
+            state.apply(actions[int(uniforms[k] * len(actions))])
+            k = (k + 1) & 0xFFFFF
+            decisions += 1
+        bon.round_points(state.tricks_won, config.trick_goal)
+    elapsed = time.perf_counter() - start
+    return Throughput(rounds / elapsed, decisions / elapsed)
+
+
+def bench_env(num_players: int, rounds: int, seed: int = 0, game: str = "boon") -> Throughput:
+    """Play ``rounds`` random rounds through ``boon_v0.env()`` (``game="bon"``:
+    ``bon_v0.env()``), observations and masks included."""
+    env = (bon_v0 if game == "bon" else boon_v0).env(num_players=num_players)
     uniforms = _random_choices(seed + 1)
     k = decisions = 0
     start = time.perf_counter()
@@ -130,21 +154,24 @@ ENGINES = ("scalar", "env()", "vector+obs", "vector")
 def measure_once(engine: str, n: int, args: argparse.Namespace, seed: int) -> Throughput:
     """One run of ``engine`` at ``n`` players."""
     if engine == "scalar":
-        return bench_engine(n, args.rounds, seed)
+        scalar = bench_bon_engine if args.game == "bon" else bench_engine
+        return scalar(n, args.rounds, seed)
     if engine == "env()":
-        return bench_env(n, args.env_rounds, seed)
+        return bench_env(n, args.env_rounds, seed, args.game)
     observations = engine == "vector+obs"
     steps = args.obs_steps if observations else args.steps
     return bench_vector(n, args.tables, steps, observations, seed)
 
 
 def measure(args: argparse.Namespace) -> list[dict[str, object]]:
-    """The chosen engines at every player count, ``args.repeats`` interleaved runs each."""
+    """The chosen engines at every player count, ``args.repeats`` interleaved runs each (the
+    vector engine only for Boon)."""
+    engines = [e for e in args.engines if args.game == "boon" or not e.startswith("vector")]
     results = []
     for n in args.players:
-        runs: dict[str, list[Throughput]] = {name: [] for name in args.engines}
+        runs: dict[str, list[Throughput]] = {name: [] for name in engines}
         for repeat in range(args.repeats):
-            for name in args.engines:
+            for name in engines:
                 runs[name].append(measure_once(name, n, args, args.seed + repeat))
         scalar = (
             statistics.median(r.decisions_per_second for r in runs["scalar"])
@@ -182,6 +209,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--engines", nargs="+", choices=ENGINES, default=list(ENGINES), help="engines to measure"
     )
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.add_argument(
+        "--game", choices=("boon", "bon"), default="boon", help="the game (default boon)"
+    )
 
 
 def run(args: argparse.Namespace) -> None:
@@ -189,6 +219,7 @@ def run(args: argparse.Namespace) -> None:
     results = measure(args)
     if args.json:
         report = {
+            "game": args.game,
             "tables": args.tables,
             "repeats": args.repeats,
             "machine": machine(),

@@ -1,0 +1,114 @@
+"""Asking a person at the terminal for a move (``boon play``, whatever the game)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+
+def ask_move(
+    legal: Sequence[int],
+    name_of: Callable[[int], str],
+    parse: Callable[[str], int],
+    input_line: Callable[[str], str],
+) -> int | None:
+    """List the ``legal`` moves, numbered, and read one until it is legal; ``None`` at the end
+    of the input. A move is typed as its number or its name (``parse`` turns a name into an
+    action id, raising ``ValueError`` on what is no name)."""
+    print("Your moves: " + "  ".join(f"{i}) {name_of(a)}" for i, a in enumerate(legal, 1)))
+    while True:
+        try:
+            text = input_line("> ")
+        except EOFError:
+            return None
+        action = parse_move(text, legal, parse)
+        if action is not None:
+            return action
+        print(
+            f"{text.strip()!r} is not a legal move now. Type a number 1-{len(legal)} or one of: "
+            + ", ".join(name_of(a) for a in legal)
+        )
+
+
+def parse_move(text: str, legal: Sequence[int], parse: Callable[[str], int]) -> int | None:
+    """The legal action ``text`` names (its number in the list, or its name), else ``None``."""
+    text = text.strip().lower()
+    if text.isdigit():
+        index = int(text) - 1
+        return legal[index] if 0 <= index < len(legal) else None
+    try:
+        action = parse(text)
+    except ValueError:
+        return None
+    return action if action in legal else None
+
+
+class TerminalGame(Protocol):
+    """What ``boon play`` shows of one game; :func:`play_game` runs the table."""
+
+    def new_env(self, num_players: int, rounds: int | None) -> Any:
+        """The game's ``raw_env`` in ``"game"`` episodes, capped at ``rounds`` rounds."""
+        ...
+
+    def intro(self, env: Any, human: int) -> str:
+        """What to tell the person before the first move."""
+        ...
+
+    def ask(self, env: Any, human: int, input_line: Callable[[str], str]) -> int | None:
+        """Show the table to the person at seat ``human`` and read a legal move."""
+        ...
+
+    def announce(self, state: Any, seat: int, action: int, human: int) -> None:
+        """Say what ``seat`` just did (before it is applied to ``state``)."""
+        ...
+
+    def trick_won(self, trick: Any) -> str:
+        """The line that says who won a completed trick."""
+        ...
+
+    def show_scoring(self, info: dict[str, Any], human: int) -> None:
+        """Show a scored round's ``info["round"]``."""
+        ...
+
+    def show_game_end(self, game: dict[str, Any], human: int, stopped_early: bool) -> None:
+        """Show ``info["game"]``; ``stopped_early`` when ``--rounds`` cut the game short."""
+        ...
+
+
+def play_game(
+    game: TerminalGame,
+    agents: dict[int, Any],
+    human: int,
+    num_players: int,
+    seed: int | None,
+    rounds: int | None,
+    input_line: Callable[[str], str],
+) -> int:
+    """Play a game (or its first ``rounds`` rounds) with a person at seat ``human`` reading
+    moves through ``input_line`` and ``agents[seat]`` at the other seats; returns the exit
+    status."""
+    env = game.new_env(num_players, rounds)
+    print(game.intro(env, human))
+    env.reset(seed=seed)
+    agent_name = env.agent_selection
+    while not (env.terminations[agent_name] or env.truncations[agent_name]):
+        seat = env.possible_agents.index(agent_name)
+        state = env.game.round
+        if seat == human:
+            action = game.ask(env, human, input_line)
+            if action is None:
+                print("\nNo more input; leaving the table.")
+                return 1
+        else:
+            observed = env.observe(agent_name)
+            action = agents[seat].act(observed["observation"], observed["action_mask"])
+        game.announce(state, seat, action, human)
+        tricks_before = len(state.tricks)
+        env.step(action)
+        if len(state.tricks) > tricks_before:
+            print(game.trick_won(state.tricks[-1]))
+        agent_name = env.agent_selection
+        if state.is_over:  # the round just scored (the env has dealt the next one, if any)
+            game.show_scoring(env.infos[agent_name]["round"], human)
+    game.show_game_end(env.infos[agent_name]["game"], human, env.truncations[agent_name])
+    return 0
