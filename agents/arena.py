@@ -2,9 +2,18 @@
 
 Card games are noisy, so every deal is played ``n`` times, the seated agents rotated one seat
 further each time (duplicate format): each agent plays every hand of the deal from every seat,
-and the luck of the cards cancels. The rounds are played through the real ``boon_v0``
-environment (``raw_env``, reset with ``options={"deal": ..., "dealer": ...}``), so agents see
-exactly the observations the environment produces.
+and the luck of the cards cancels. The rounds are played through the real environment
+(``raw_env``, reset with the options that replay the deal), so agents see exactly the
+observations the environment produces. An :class:`ArenaGame` says how to deal, record and sum up
+one game: :data:`BOON` here (``boon_v0``, in Victory Cards), ``agents.bon_arena.BON``
+(``bon_v0``, in points) and ``agents.boyn_arena.BOYN`` (``boyn_v0``, in points margins).
+
+**Batched play.** In Boon, when every agent can act at many tables at once (``batched``: ``random``,
+``ppo``; see :class:`agents.base.BatchAgent`), the deals are played on the vector engine
+(:class:`boon_env.vector.VectorBoon`) instead, every (deal, rotation) one table, each agent
+choosing for all the tables where it is to act in one call. The deals, dealers and per-round
+agent seeds are the same, and so are the results, round by round (the tests check it); any
+other agent (``heuristic``, ``search``) plays the one-table way.
 
 Per agent spec (seats with the same spec pooled) the report gives the mean Victory Cards per
 round and its 95% confidence interval. A round is measured by its value under the rules
@@ -19,13 +28,6 @@ deviation; with one deal it collapses to the mean).
 
 Results do not depend on the number of workers: deal ``d`` and each agent's per-round seed
 are derived from ``(seed, d, rotation, slot)`` alone.
-
-**Batched play.** When every agent can act at many tables at once (``batched``: ``random``,
-``ppo``; see :class:`agents.base.BatchAgent`), the deals are played on the vector engine
-(:class:`boon_env.vector.VectorBoon`) instead, every (deal, rotation) one table, each agent
-choosing for all the tables where it is to act in one call. The deals, dealers and per-round
-agent seeds are the same, and so are the results, round by round (the tests check it); any
-other agent (``heuristic``, ``search``) plays the one-table way.
 """
 
 from __future__ import annotations
@@ -42,8 +44,7 @@ from typing import Any, NamedTuple, TextIO
 import numpy as np
 
 from agents.specs import make_agent
-from boon_env import boon_v0, boyn_v0
-from boon_env.boyn import rules as boyn_rules
+from boon_env import boon_v0
 from boon_env.rules import (
     PLAYER_COUNTS,
     Deal,
@@ -74,41 +75,40 @@ class PlayedRound(NamedTuple):
 
     deal_index: int
     rotation: int
-    dealer: int
     slots: list[int]  # slots[seat]: the index in the spec list of the agent at that seat
-    deal: dict[str, list]  # {"hands": [[ids], ...], "boon": [ids]}
+    options: dict[str, Any]  # the reset options that deal it: {"deal": ..., "dealer": ...}
     actions: list[int]  # every action of the round, in order
-    # the env's info["round"]; batched play without --save keeps only the keys the records
+    # the env's info["round"]; batched Boon play without --save keeps only the keys the records
     # need and the engine gives (all but payout, victory_cards and tricks)
     info: dict[str, Any]
-    reset_seed: int | None = None  # BOYN: the seed of the env's reshuffles (None for Boon)
-
-    def records(self) -> list[SeatRecord]:
-        """One :class:`SeatRecord` per seat."""
-        info = self.info
-        return [
-            SeatRecord(
-                slot=slot,
-                value=info["value"][seat],
-                points=info["points"][seat],
-                picked=info["picker"] == seat,
-                leaster=info["leaster"],
-                leaster_won=info["leaster_winner"] == seat,
-            )
-            for seat, slot in enumerate(self.slots)
-        ]
+    reset_seed: int | None = None  # BOYN: the seed of the env's reshuffles (None otherwise)
 
     def to_json(self, specs: Sequence[str]) -> dict[str, Any]:
         """The ``boon arena --save`` line of this round (see ``docs/cli.md``)."""
         return {
             "deal_index": self.deal_index,
             "rotation": self.rotation,
-            "dealer": self.dealer,
+            **self.options,
             "seats": [specs[slot] for slot in self.slots],
-            "deal": self.deal,
             "actions": self.actions,
             "round": self.info,
         } | ({} if self.reset_seed is None else {"reset_seed": self.reset_seed})
+
+
+def boon_records(played: PlayedRound) -> list[SeatRecord]:
+    """One Boon :class:`SeatRecord` per seat of a played round."""
+    info = played.info
+    return [
+        SeatRecord(
+            slot=slot,
+            value=info["value"][seat],
+            points=info["points"][seat],
+            picked=info["picker"] == seat,
+            leaster=info["leaster"],
+            leaster_won=info["leaster_winner"] == seat,
+        )
+        for seat, slot in enumerate(played.slots)
+    ]
 
 
 @dataclass(frozen=True)
@@ -125,88 +125,117 @@ class AgentResult:
     leaster_win_rate: float | None  # None when it never played a Leaster
 
     @staticmethod
-    def header(width: int) -> str:
-        """The column titles of :meth:`row`."""
+    def header() -> str:
+        """The column titles of :meth:`cells`."""
         return (
-            f"{'agent':<{width}} {'VC/round':>9} {'95% CI':>17} {'points':>7} {'pick':>6} "
-            f"{'pick ok':>8} {'leaster':>8} {'l. win':>7}"
+            f"{'VC/round':>9} {'95% CI':>17} {'points':>7} {'pick':>6} {'pick ok':>8} "
+            f"{'leaster':>8} {'l. win':>7}"
         )
 
-    def row(self, width: int) -> str:
-        """The agent's line of the text table."""
+    def cells(self) -> str:
+        """The figures as one row of the arena table."""
         return (
-            f"{self.agent:<{width}} {self.mean_victory_cards:>+9.3f} "
-            f"{_interval(self.ci95):>17} {self.mean_points:>7.1f} "
+            f"{self.mean_victory_cards:>+9.3f} "
+            f"{f'[{self.ci95[0]:+.3f}, {self.ci95[1]:+.3f}]':>17} {self.mean_points:>7.1f} "
             f"{self.pick_rate:>6.1%} {_percent(self.picker_success_rate):>8} "
             f"{self.leaster_rate:>8.1%} {_percent(self.leaster_win_rate):>7}"
         )
 
+    def to_json(self) -> dict[str, Any]:
+        """The ``--json`` entry (see ``docs/cli.md``)."""
+        return result_json(self)
 
-@dataclass(frozen=True)
-class BoynAgentResult:
-    """The arena's figures for one agent spec at BOYN (the JSON ``results`` entries).
 
-    A round's **margin** for a seat is the mean of the points the other seats added minus the
-    points it added: positive when it did better than the table. BOYN is not zero-sum, so the
-    margin, not the points alone, says who plays better than whom.
-    """
-
-    agent: str
-    mean_margin: float
-    ci95: tuple[float, float]
-    mean_points: float  # points added to its total per round
-    out_rate: float  # share of its rounds in which it went out
-    truncated_rate: float  # share of its rounds cut short at max_turns
-
-    @staticmethod
-    def header(width: int) -> str:
-        """The column titles of :meth:`row`."""
-        return (
-            f"{'agent':<{width}} {'margin':>9} {'95% CI':>17} {'points':>7} {'out':>6} "
-            f"{'trunc.':>7}"
-        )
-
-    def row(self, width: int) -> str:
-        """The agent's line of the text table."""
-        return (
-            f"{self.agent:<{width}} {self.mean_margin:>+9.2f} {_interval(self.ci95, 2):>17} "
-            f"{self.mean_points:>7.1f} {self.out_rate:>6.1%} {self.truncated_rate:>7.1%}"
-        )
+def result_json(result: Any) -> dict[str, Any]:
+    """A result entry as its ``--json`` object: the CI as a list, rates with nothing to rate 0."""
+    entry = asdict(result)
+    entry["ci95"] = list(entry["ci95"])
+    # The contract's rates are numbers: 0.0 when there was nothing to rate (e.g. an agent that
+    # never picked); the text table shows "-" instead.
+    return {key: 0.0 if value is None else value for key, value in entry.items()}
 
 
 @dataclass(frozen=True)
 class ArenaReport:
-    """Everything an arena run measured."""
+    """Everything an arena run measured; ``results`` are the game's result entries."""
 
     num_players: int
     deals: int
     rounds_per_second: float
-    results: list[AgentResult] | list[BoynAgentResult]
+    results: list[Any]
 
     def to_json(self) -> dict[str, Any]:
         """The ``--json`` object (see ``docs/cli.md``)."""
-        report = asdict(self)
-        for result in report["results"]:
-            result["ci95"] = list(result["ci95"])
-            # The contract's rates are numbers: 0.0 when there was nothing to rate (the agent
-            # never picked, or never played a Leaster); the text table shows "-" instead.
-            for key in ("picker_success_rate", "leaster_win_rate"):
-                if result.get(key, 0.0) is None:
-                    result[key] = 0.0
-        return report
+        return {
+            "num_players": self.num_players,
+            "deals": self.deals,
+            "rounds_per_second": self.rounds_per_second,
+            "results": [result.to_json() for result in self.results],
+        }
 
     def table(self) -> str:
         """The results as an aligned text table."""
         width = max([28, *(len(r.agent) for r in self.results)])
-        header = type(self.results[0]).header(width)
+        header = f"{'agent':<{width}} {self.results[0].header()}"
         lines = [
             f"{self.num_players} players, {self.deals} deals x {self.num_players} rotations, "
             f"{self.rounds_per_second:,.0f} rounds/s",
             header,
             "-" * len(header),
         ]
-        lines += [r.row(width) for r in self.results]
+        lines.extend(f"{r.agent:<{width}} {r.cells()}" for r in self.results)
         return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class ArenaGame:
+    """How the arena deals, records and sums up one game (all functions module-level, so that
+    worker processes receive them by name).
+
+    Attributes:
+        name: the game's name for agent specs (``"boon"``, ``"bon"``, ``"boyn"``).
+        raw_env: builds the game's ``raw_env`` from ``num_players=n``.
+        deal_options: ``(num_players, seed, index)`` -> the reset options of deal ``index``
+            of a run seeded ``seed`` (the same deal in every rotation).
+        records: a :class:`PlayedRound` -> one record per seat, each with ``slot`` and
+            ``value`` (the round's value for that seat, in the game's unit).
+        summarize: ``(specs, per_deal records)`` -> one result entry per distinct spec.
+        player_counts: the table sizes the game allows.
+        reset_seed: ``(seed, index)`` -> the ``env.reset`` seed of deal ``index`` (the same in
+            every rotation, e.g. BOYN's reshuffles), or ``None``: reset with no seed.
+    """
+
+    name: str
+    raw_env: Callable[..., Any]
+    deal_options: Callable[[int, int, int], dict[str, Any]]
+    records: Callable[[PlayedRound], list[Any]]
+    summarize: Callable[[Sequence[str], Sequence[Sequence[Any]]], list[Any]]
+    player_counts: tuple[int, ...] = PLAYER_COUNTS
+    reset_seed: Callable[[int, int], int] | None = None
+
+
+def arena_game(game: ArenaGame | str | None) -> ArenaGame:
+    """The :class:`ArenaGame` ``game`` names (``"boon"``, ``"bon"``, ``"boyn"``); ``None`` is
+    :data:`BOON`.
+
+    Raises:
+        ValueError: an unknown game name.
+    """
+    if isinstance(game, ArenaGame):
+        return game
+    # imported here: those modules import this one
+    from agents.bon_arena import BON
+    from agents.boyn_arena import BOYN
+
+    games = {"boon": BOON, "bon": BON, "boyn": BOYN}
+    name = game or "boon"
+    if name not in games:
+        raise ValueError(f"unknown game {name!r}; known games: {tuple(games)}")
+    return games[name]
+
+
+def _one_of(counts: tuple[int, ...]) -> str:
+    return f"{', '.join(map(str, counts[:-1]))} or {counts[-1]}"
 
 
 def run_arena(
@@ -216,38 +245,40 @@ def run_arena(
     workers: int = 1,
     progress: bool = False,
     save: str | Path | None = None,
+    game: ArenaGame | str | None = None,
     batch: bool = True,
-    game: str = "boon",
 ) -> ArenaReport:
-    """Play ``deals`` deals of ``game`` (``"boon"`` or ``"boyn"``), each in every rotation of
+    """Play ``deals`` deals of ``game`` (an :class:`ArenaGame` or its name; default
+    :data:`BOON`), each in every rotation of
     ``specs`` (one spec per seat).
 
     With ``save``, every round played is written to that file as one JSON line
-    (:meth:`PlayedRound.to_json`), deal by deal. When every agent can act on a batch, the
-    rounds are played batched (see the module docstring) unless ``batch`` is ``False``; the
-    results are the same either way.
+    (:meth:`PlayedRound.to_json`), deal by deal. When every agent of a Boon run can act on a
+    batch, the rounds are played batched (see the module docstring) unless ``batch`` is
+    ``False``; the results are the same either way.
 
     Raises:
         ValueError: a bad game, player count, deal count, worker count or agent spec.
     """
     specs = list(specs)
-    counts = _game(game).player_counts
-    if len(specs) not in counts:
+    game = arena_game(game)
+    if len(specs) not in game.player_counts:
         raise ValueError(
-            f"the arena needs {_one_of(counts)} agent specs (one per seat), got {len(specs)}"
+            f"the arena needs {_one_of(game.player_counts)} agent specs (one per seat), "
+            f"got {len(specs)}"
         )
     if deals < 1 or workers < 1:
         raise ValueError(f"deals and workers must be >= 1, got {deals} and {workers}")
     for spec in dict.fromkeys(specs):
         # Fail fast, in this process, on a bad spec or a missing or mismatched model.
-        make_agent(spec, num_players=len(specs), game=game)
+        make_agent(spec, num_players=len(specs), game=game.name)
     out = open(save, "w") if save is not None else None  # noqa: SIM115 - closed below
     start = time.perf_counter()
     try:
         per_deal = [
-            _logged(rounds, specs, out)
+            _logged(game, rounds, specs, out)
             for rounds in _play_all(
-                specs, deals, seed, workers, progress, save is not None, batch, game
+                game, specs, deals, seed, workers, progress, save is not None, batch
             )
         ]
     finally:
@@ -258,18 +289,21 @@ def run_arena(
         num_players=len(specs),
         deals=deals,
         rounds_per_second=deals * len(specs) / elapsed,
-        results=_game(game).summarize(specs, per_deal),
+        results=game.summarize(specs, per_deal),
     )
 
 
-def _logged(rounds: list[PlayedRound], specs: list[str], out: TextIO | None) -> list[PlayedRound]:
+def _logged(
+    game: ArenaGame, rounds: list[PlayedRound], specs: list[str], out: TextIO | None
+) -> list[Any]:
     if out is not None:
         out.writelines(json.dumps(played.to_json(specs)) + "\n" for played in rounds)
-    return rounds
+    return [record for played in rounds for record in game.records(played)]
 
 
 # ------------------------------------------------------------------------------------ playing
 def _play_all(
+    game: ArenaGame,
     specs: list[str],
     deals: int,
     seed: int,
@@ -277,18 +311,17 @@ def _play_all(
     progress: bool,
     full: bool,
     batch: bool,
-    game: str,
 ) -> Iterator[list[PlayedRound]]:
     # Chunks small enough for a lively progress bar, large enough to amortise the hand-off
-    # (batched play wants hundreds of tables per step; only Boon has a vector engine).
+    # (batched play wants hundreds of tables per step).
     batched = (
         batch
-        and game == "boon"
+        and game is BOON
         and all(_batched(make_agent(spec, num_players=len(specs))) for spec in set(specs))
     )
     size = max(1, min(_BATCH_DEALS if batched else 50, deals // (workers * 8)))
     chunks = [
-        (specs, seed, first, min(first + size, deals), full, batched, game)
+        (game, specs, seed, first, min(first + size, deals), full, batched)
         for first in range(0, deals, size)
     ]
     bar = _progress_bar(deals, progress)
@@ -323,13 +356,13 @@ def _progress_bar(total: int, enabled: bool) -> Any:
 
 
 def _play_chunk(
-    task: tuple[list[str], int, int, int, bool, bool, str],
+    task: tuple[ArenaGame, list[str], int, int, int, bool, bool],
 ) -> list[list[PlayedRound]]:
-    specs, seed, first, stop, full, batched, game = task
+    game, specs, seed, first, stop, full, batched = task
     if batched:  # one agent per spec, acting for all its slots at once
         by_spec = {spec: make_agent(spec, num_players=len(specs)) for spec in specs}
         return play_deals_batched([by_spec[spec] for spec in specs], seed, first, stop, full)
-    agents = [make_agent(spec, num_players=len(specs), game=game) for spec in specs]
+    agents = [make_agent(spec, num_players=len(specs), game=game.name) for spec in specs]
     return play_deals(agents, seed, first, stop, game)
 
 
@@ -341,41 +374,48 @@ def _batched(agent: Any) -> bool:
 
 
 def play_deals(
-    agents: Sequence[Any], seed: int, first: int, stop: int, game: str = "boon"
+    agents: Sequence[Any], seed: int, first: int, stop: int, game: ArenaGame | str | None = None
 ) -> list[list[PlayedRound]]:
-    """Play deals ``first`` .. ``stop - 1`` of the ``game`` run seeded ``seed`` in every
-    rotation of ``agents``; the rounds of each deal."""
+    """Play deals ``first`` .. ``stop - 1`` of ``game`` (default :data:`BOON`) of the run seeded
+    ``seed`` in every rotation of ``agents``; the rounds of each deal."""
+    game = arena_game(game)
     n = len(agents)
-    if game == "boyn":
-        env = boyn_v0.raw_env(num_players=n)
-        rules = env.config.rules
-        return [
-            play_options(
-                env, agents, boyn_deal_options(rules, seed, d), seed, d, _deal_seed(seed, d)
-            )
-            for d in range(first, stop)
-        ]
-    env = boon_v0.raw_env(num_players=n)
-    config = env.config.game
+    env = game.raw_env(num_players=n)
+    reset_seed = game.reset_seed
     return [
-        play_deal(env, agents, make_deal(config, seed, d), d % n, seed, d)
+        play_deal(
+            env,
+            agents,
+            game.deal_options(n, seed, d),
+            seed,
+            d,
+            None if reset_seed is None else reset_seed(seed, d),
+        )
         for d in range(first, stop)
     ]
 
 
 def match(
-    agents: Sequence[Any], names: Sequence[str], deals: int, seed: int = 0, game: str = "boon"
+    agents: Sequence[Any],
+    names: Sequence[str],
+    deals: int,
+    seed: int = 0,
+    game: ArenaGame | str | None = None,
 ) -> list[Any]:
     """The arena in this process for agent objects (e.g. a policy in training, which has no
     spec): the same deals, rotations and statistics as :func:`run_arena`, pooled by name."""
-    counts = _game(game).player_counts
+    game = arena_game(game)
+    counts = game.player_counts
     if len(agents) != len(names) or len(agents) not in counts:
         raise ValueError(
             f"match needs {_one_of(counts)} agents with one name each, got {len(agents)}"
         )
-    if game == "boon" and all(_batched(agent) for agent in agents):
-        return summarize_boon(names, play_deals_batched(agents, seed, 0, deals))
-    return _game(game).summarize(names, play_deals(agents, seed, 0, deals, game))
+    if game is BOON and all(_batched(agent) for agent in agents):
+        played = play_deals_batched(agents, seed, 0, deals)
+    else:
+        played = play_deals(agents, seed, 0, deals, game)
+    per_deal = [[record for one in rounds for record in game.records(one)] for rounds in played]
+    return game.summarize(names, per_deal)
 
 
 def make_deal(config: GameConfig, seed: int, index: int) -> Deal:
@@ -383,20 +423,14 @@ def make_deal(config: GameConfig, seed: int, index: int) -> Deal:
     return Deal.random(config, np.random.default_rng([seed, index]))
 
 
+def boon_deal_options(num_players: int, seed: int, index: int) -> dict[str, Any]:
+    """The ``boon_v0`` reset options of deal ``index`` of a run seeded ``seed``: the deal of
+    :func:`make_deal`, the deal passing round the table from one deal to the next."""
+    deal = make_deal(GameConfig(num_players=num_players), seed, index)
+    return deal_options(deal, index % num_players)
+
+
 def play_deal(
-    env: boon_v0.raw_env,
-    agents: Sequence[Any],
-    deal: Deal,
-    dealer: int,
-    seed: int,
-    index: int,
-) -> list[PlayedRound]:
-    """Play ``deal`` once per rotation: in rotation ``r`` agent slot ``k`` sits at seat
-    ``(k + r) % n``. Returns the rounds in rotation order."""
-    return play_options(env, agents, deal_options(deal, dealer), seed, index)
-
-
-def play_options(
     env: Any,
     agents: Sequence[Any],
     options: dict[str, Any],
@@ -404,8 +438,9 @@ def play_options(
     index: int,
     reset_seed: int | None = None,
 ) -> list[PlayedRound]:
-    """Play the round that ``env.reset(seed=reset_seed, options=options)`` deals once per
-    rotation of ``agents``, as :func:`play_deal` does."""
+    """Play the deal the reset ``options`` set up (deal ``index`` of the run seeded ``seed``)
+    once per rotation: in rotation ``r`` agent slot ``k`` sits at seat ``(k + r) % n``.
+    ``reset_seed`` seeds every rotation's reset alike. Returns the rounds in rotation order."""
     n = len(agents)
     rounds = []
     for rotation in range(n):
@@ -414,8 +449,7 @@ def play_options(
             agents[slot].reset(seed=_agent_seed(seed, index, rotation, slot))
         info = play_round(env, [agents[slot] for slot in slots], options, reset_seed)
         actions = list(env.game.round.history)
-        deal, dealer = options["deal"], options["dealer"]
-        rounds.append(PlayedRound(index, rotation, dealer, slots, deal, actions, info, reset_seed))
+        rounds.append(PlayedRound(index, rotation, slots, options, actions, info, reset_seed))
     return rounds
 
 
@@ -428,7 +462,8 @@ def deal_options(deal: Deal, dealer: int) -> dict[str, Any]:
 def play_round(
     env: Any, seated: Sequence[Any], options: dict[str, Any], reset_seed: int | None = None
 ) -> dict[str, Any]:
-    """Play one round on ``env`` with ``seated[s]`` at seat ``s``; returns ``info["round"]``."""
+    """Play one round on ``env`` with ``seated[s]`` at seat ``s`` (reset with ``reset_seed``
+    and ``options``) until it ends or is truncated; returns ``info["round"]``."""
     env.reset(seed=reset_seed, options=options)
     seat_of = {agent: seat for seat, agent in enumerate(env.possible_agents)}
     agent = env.agent_selection
@@ -437,6 +472,10 @@ def play_round(
         env.step(seated[seat_of[agent]].act(observed["observation"], observed["action_mask"]))
         agent = env.agent_selection
     return env.infos[agent]["round"]
+
+
+def _agent_seed(seed: int, index: int, rotation: int, slot: int) -> int:
+    return int(np.random.SeedSequence([seed, index, rotation, slot]).generate_state(1)[0])
 
 
 def play_deals_batched(
@@ -500,9 +539,8 @@ def play_deals_batched(
             PlayedRound(
                 first + t // n,
                 r,
-                option["dealer"],
                 [(s - r) % n for s in range(n)],
-                option["deal"],
+                option,
                 moves[t, : ended_at[t]].tolist(),
                 info,
             )
@@ -559,36 +597,28 @@ def _full_info(config: GameConfig, option: dict[str, Any], actions: np.ndarray) 
     return boon_v0.round_info(state, settle(state, holdings))
 
 
-def _agent_seed(seed: int, index: int, rotation: int, slot: int) -> int:
-    return int(np.random.SeedSequence([seed, index, rotation, slot]).generate_state(1)[0])
-
-
-def boyn_deal_options(rules: boyn_rules.BoynConfig, seed: int, index: int) -> dict[str, Any]:
-    """The ``boyn_v0`` reset options of deal number ``index`` of a BOYN arena run seeded
-    ``seed`` (its dealer is ``index % n``, as at Boon)."""
-    deal = boyn_rules.Deal.random(rules, np.random.default_rng([seed, index]))
-    hands = [list(hand) for hand in deal.hands]
-    return {"deal": {"hands": hands, "stock": list(deal.stock)}, "dealer": index % len(hands)}
-
-
-def _deal_seed(seed: int, index: int) -> int:
-    # Every rotation of a BOYN deal reshuffles with the same generator: the same luck for all.
-    return int(np.random.SeedSequence([seed, index, 1 << 20]).generate_state(1)[0])
-
-
 # ----------------------------------------------------------------------------------- summing up
-def summarize(specs: Sequence[str], per_deal: Sequence[Sequence[SeatRecord]]) -> list[AgentResult]:
-    """Pool the records of each distinct spec; see the module docstring for the interval."""
-    results = []
+def pooled(
+    specs: Sequence[str], per_deal: Sequence[Sequence[Any]]
+) -> Iterator[tuple[str, float, float, list[Any]]]:
+    """Per distinct spec: the mean round value, the half-width of its 95% interval over deals
+    (see the module docstring) and the spec's records, seats with the same spec pooled."""
     for spec in dict.fromkeys(specs):
         slots = {k for k, s in enumerate(specs) if s == spec}
         deal_means = []
-        mine: list[SeatRecord] = []
+        mine: list[Any] = []
         for records in per_deal:
             own = [r for r in records if r.slot in slots]
             deal_means.append(sum(r.value for r in own) / len(own))
             mine.extend(own)
         mean, half = _mean_and_half_width(deal_means)
+        yield spec, mean, half, mine
+
+
+def summarize(specs: Sequence[str], per_deal: Sequence[Sequence[SeatRecord]]) -> list[AgentResult]:
+    """Boon's result entries: pool the records of each distinct spec."""
+    results = []
+    for spec, mean, half, mine in pooled(specs, per_deal):
         picks = [r for r in mine if r.picked]
         leasters = [r for r in mine if r.leaster]
         results.append(
@@ -621,69 +651,4 @@ def _percent(rate: float | None) -> str:
     return "-" if rate is None else f"{rate:.1%}"
 
 
-def _one_of(counts: tuple[int, ...]) -> str:
-    return f"{', '.join(map(str, counts[:-1]))} or {counts[-1]}"
-
-
-def _interval(ci95: tuple[float, float], digits: int = 3) -> str:
-    return f"[{ci95[0]:+.{digits}f}, {ci95[1]:+.{digits}f}]"
-
-
-def summarize_boyn(
-    specs: Sequence[str], per_deal: Sequence[Sequence[PlayedRound]]
-) -> list[BoynAgentResult]:
-    """Pool the BOYN rounds of each distinct spec; the interval is over deals, as at Boon."""
-    results = []
-    for spec in dict.fromkeys(specs):
-        slots = {k for k, s in enumerate(specs) if s == spec}
-        deal_means, points, outs, cut = [], [], 0, 0
-        for rounds in per_deal:
-            margins = []
-            for played in rounds:
-                added, out = played.info["points"], played.info["out"]
-                n = len(added)
-                for seat, slot in enumerate(played.slots):
-                    if slot in slots:
-                        margins.append((sum(added) - added[seat]) / (n - 1) - added[seat])
-                        points.append(added[seat])
-                        outs += out == seat
-                        cut += out < 0
-            deal_means.append(sum(margins) / len(margins))
-        mean, half = _mean_and_half_width(deal_means)
-        results.append(
-            BoynAgentResult(
-                agent=spec,
-                mean_margin=mean,
-                ci95=(mean - half, mean + half),
-                mean_points=sum(points) / len(points),
-                out_rate=outs / len(points),
-                truncated_rate=cut / len(points),
-            )
-        )
-    return results
-
-
-def summarize_boon(
-    specs: Sequence[str], per_deal: Sequence[Sequence[PlayedRound]]
-) -> list[AgentResult]:
-    """:func:`summarize` of the Boon rounds of each deal."""
-    return summarize(
-        specs, [[r for played in rounds for r in played.records()] for rounds in per_deal]
-    )
-
-
-class _ArenaGame(NamedTuple):
-    player_counts: tuple[int, ...]
-    summarize: Callable[[Sequence[str], Sequence[Sequence[PlayedRound]]], list[Any]]
-
-
-_GAMES = {
-    "boon": _ArenaGame(PLAYER_COUNTS, summarize_boon),
-    "boyn": _ArenaGame(boyn_rules.PLAYER_COUNTS, summarize_boyn),
-}
-
-
-def _game(game: str) -> _ArenaGame:
-    if game not in _GAMES:
-        raise ValueError(f"unknown game {game!r}; known games: {tuple(_GAMES)}")
-    return _GAMES[game]
+BOON = ArenaGame("boon", boon_v0.raw_env, boon_deal_options, boon_records, summarize)

@@ -1,6 +1,6 @@
 """Throughput of the rules engines under random legal play: scalar, ``env()`` and vector.
 
-Run: ``boon bench [--players 3 4 5] [--repeats 5] [--json]`` (or ``python
+Run: ``boon bench [--game boon|bon|boyn] [--players 3 4 5] [--repeats 5] [--json]`` (or ``python
 benchmarks/bench_vector.py``, the same). For each player count and in the same run it measures
 decisions/s and rounds/s of:
 
@@ -19,6 +19,9 @@ part of the measured time. Every
 figure is the median of ``--repeats`` interleaved runs; ``x scalar`` is the ratio to the scalar
 median of the same run, the robust figure on a shared machine. Measure on one core: ``boon``
 and ``benchmarks/bench_vector.py`` set the BLAS thread variables to 1 before numpy loads.
+
+With ``--game bon`` the scalar and ``env()`` figures are B.O.N's (``boon_env.bon`` and
+``bon_v0.env()``); the vector engine exists for Boon only.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ from typing import Any
 
 import numpy as np
 
-from boon_env import boon_v0, boyn_v0
+from boon_env import bon, bon_v0, boon_v0, boyn_v0
 from boon_env.boyn.rules import PLAYER_COUNTS as BOYN_PLAYER_COUNTS
 from boon_env.boyn.rules import BoynConfig
 from boon_env.boyn.rules import Deal as BoynDeal
@@ -108,12 +111,39 @@ def bench_boyn_engine(num_players: int, rounds: int, seed: int = 0) -> Throughpu
     return Throughput(rounds / elapsed, decisions / elapsed)
 
 
+def bench_bon_engine(num_players: int, rounds: int, seed: int = 0) -> Throughput:
+    """Play ``rounds`` random rounds on the bare B.O.N rules (:mod:`boon_env.bon`)."""
+    config = bon.GameConfig(num_players=num_players)
+    rng = np.random.default_rng(seed)
+    uniforms = _random_choices(seed)
+    k = decisions = 0
+    start = time.perf_counter()
+    for i in range(rounds):
+        tower = bon.random_tower(rng)
+        state = bon.Round(config, bon.Deal.random(config, rng), tower, i % num_players)
+        while not state.is_over:
+            actions = state.legal_actions()
+            state.apply(actions[int(uniforms[k] * len(actions))])
+            k = (k + 1) & 0xFFFFF
+            decisions += 1
+        bon.round_points(state.tricks_won, config.trick_goal)
+    elapsed = time.perf_counter() - start
+    return Throughput(rounds / elapsed, decisions / elapsed)
+
+
+_ENVS = {"boon": boon_v0.env, "bon": bon_v0.env, "boyn": boyn_v0.env}
+
+
 def bench_env(
-    num_players: int, rounds: int, seed: int = 0, make_env: Callable[..., Any] = boon_v0.env
+    num_players: int,
+    rounds: int,
+    seed: int = 0,
+    game: str = "boon",
+    make_env: Callable[..., Any] | None = None,
 ) -> Throughput:
-    """Play ``rounds`` random rounds through ``make_env()`` (``boon_v0.env`` by default:
-    observations and masks through the wrappers)."""
-    env = make_env(num_players=num_players)
+    """Play ``rounds`` random rounds through ``make_env()`` (by default the ``env()`` of
+    ``game``: ``boon_v0``, ``bon_v0`` or ``boyn_v0``), observations and masks included."""
+    env = (make_env or _ENVS[game])(num_players=num_players)
     uniforms = _random_choices(seed + 1)
     k = decisions = 0
     start = time.perf_counter()
@@ -164,29 +194,31 @@ def machine() -> str:
 
 
 ENGINES = ("scalar", "env()", "vector+obs", "vector")
-BOYN_ENGINES = ("scalar", "env()")  # BOYN has no vector engine
+
+
+_SCALAR = {"boon": bench_engine, "bon": bench_bon_engine, "boyn": bench_boyn_engine}
+_NAMES = {"bon": "B.O.N", "boyn": "BOYN"}
 
 
 def measure_once(engine: str, n: int, args: argparse.Namespace, seed: int) -> Throughput:
     """One run of ``engine`` at ``n`` players of ``args.game``."""
-    boyn = args.game == "boyn"
     if engine == "scalar":
-        return (bench_boyn_engine if boyn else bench_engine)(n, args.rounds, seed)
+        scalar = _SCALAR[args.game]
+        return scalar(n, args.rounds, seed)
     if engine == "env()":
-        return bench_env(n, args.env_rounds, seed, make_env=boyn_v0.env if boyn else boon_v0.env)
-    if boyn:
-        raise ValueError(f"BOYN has the engines {BOYN_ENGINES}, not {engine!r}")
+        return bench_env(n, args.env_rounds, seed, args.game)
     observations = engine == "vector+obs"
     steps = args.obs_steps if observations else args.steps
     return bench_vector(n, args.tables, steps, observations, seed)
 
 
 def measure(args: argparse.Namespace) -> list[dict[str, object]]:
-    """The chosen engines at every player count, ``args.repeats`` interleaved runs each."""
+    """The chosen engines at every player count, ``args.repeats`` interleaved runs each (the
+    vector engine only for Boon)."""
+    engines = [e for e in args.engines if args.game == "boon" or not e.startswith("vector")]
     results = []
-    boyn = args.game == "boyn"
-    engines = args.engines or (BOYN_ENGINES if boyn else ENGINES)
-    for n in args.players or (BOYN_PLAYER_COUNTS if boyn else PLAYER_COUNTS):
+    counts = BOYN_PLAYER_COUNTS if args.game == "boyn" else PLAYER_COUNTS
+    for n in args.players or counts:
         runs: dict[str, list[Throughput]] = {name: [] for name in engines}
         for repeat in range(args.repeats):
             for name in engines:
@@ -221,13 +253,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--players", type=int, nargs="+", default=None, help="player counts (default: all)"
     )
-    parser.add_argument("--game", choices=("boon", "boyn"), default="boon", help="the game")
     parser.add_argument("--repeats", type=int, default=5, help="interleaved runs per figure")
     parser.add_argument("--seed", type=int, default=0, help="seed of the deals and the moves")
     parser.add_argument(
-        "--engines", nargs="+", choices=ENGINES, default=None, help="engines (default: all)"
+        "--engines",
+        nargs="+",
+        choices=ENGINES,
+        default=list(ENGINES),
+        help="engines to measure (the vector ones for Boon only)",
     )
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.add_argument(
+        "--game", choices=("boon", "bon", "boyn"), default="boon", help="the game (default boon)"
+    )
 
 
 def run(args: argparse.Namespace) -> None:
@@ -235,6 +273,7 @@ def run(args: argparse.Namespace) -> None:
     results = measure(args)
     if args.json:
         report = {
+            "game": args.game,
             "tables": args.tables,
             "repeats": args.repeats,
             "machine": machine(),
@@ -246,7 +285,7 @@ def run(args: argparse.Namespace) -> None:
         print(json.dumps(report, indent=2))
         return
     print(
-        ("BOYN, " if args.game == "boyn" else f"B = {args.tables} tables, ")
+        (f"B = {args.tables} tables, " if args.game == "boon" else f"{_NAMES[args.game]}, ")
         + f"one core, median of {args.repeats} runs; "
         f"{machine()}, Python {platform.python_version()}, "
         f"numpy {np.__version__}"

@@ -1,5 +1,5 @@
 """The ``boon`` command line: ``boon arena``, ``boon play``, ``boon serve`` and ``boon bench``
-(arena, play and bench take ``--game boon`` or ``--game boyn``).
+(arena, play and bench take ``--game boon``, ``--game bon`` or ``--game boyn``).
 
 Run ``boon --help`` or ``boon <command> --help``; examples are in ``docs/cli.md``.
 """
@@ -20,11 +20,14 @@ for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_variable, "1")
 
 from agents import bench  # noqa: E402
-from agents.arena import run_arena  # noqa: E402
+from agents.arena import BOON, run_arena  # noqa: E402
 from agents.base import Agent  # noqa: E402
+from agents.bon_arena import BON  # noqa: E402
+from agents.bon_play import BonTerminal  # noqa: E402
+from agents.boyn_arena import BOYN  # noqa: E402
 from agents.boyn_cli import play_boyn_game  # noqa: E402
 from agents.specs import make_agent  # noqa: E402
-from agents.terminal import ask_move, next_move  # noqa: E402
+from agents.terminal import ask_move, play_game  # noqa: E402
 from boon_env import boon_v0  # noqa: E402
 from boon_env.boyn.rules import PLAYER_COUNTS as BOYN_PLAYER_COUNTS  # noqa: E402
 from boon_env.render import render_table  # noqa: E402
@@ -35,13 +38,14 @@ from boon_env.rules import (  # noqa: E402
     POINTS,
     Phase,
     Round,
+    Trick,
     action_name,
     mask_of,
     names_of,
     parse_card,
 )
 
-GAMES = ("boon", "boyn")
+ARENA_GAMES = {"boon": BOON, "bon": BON, "boyn": BOYN}
 _SPEC_HELP = (
     "agent spec: random, heuristic[:name=value,...], search[:samples=N], ppo[:path/to/model.npz]"
 )
@@ -75,7 +79,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="boon", description="Boon: benchmark agents, play a round, measure the environment."
+        prog="boon",
+        description="Boon and B.O.N: benchmark agents, play a game, measure the environments.",
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
@@ -83,33 +88,34 @@ def _build_parser() -> argparse.ArgumentParser:
         "arena",
         help="compare agents over duplicate deals",
         description="Play duplicate deals (every deal once per seat rotation) and report, per "
-        "agent spec, mean Victory Cards per round (the rounds' uncapped value) with a 95% "
-        "confidence interval over deals.",
+        "agent spec, the mean result per round in the game's unit (Boon: Victory Cards, the "
+        "rounds' uncapped value; B.O.N: points) with a 95% confidence interval over deals.",
     )
     arena.add_argument(
         "--agents",
         nargs="+",
         required=True,
         metavar="SPEC",
-        help=f"one per seat (3-5); {_SPEC_HELP}",
+        help=f"one per seat (3-5); {_SPEC_HELP} (B.O.N: random, heuristic[:name=value,...])",
     )
-    arena.add_argument("--game", choices=GAMES, default="boon", help="the game (default boon)")
     arena.add_argument("--deals", type=int, default=1000, help="deals to play (default 1000)")
+    _add_game_option(arena)
     arena.add_argument("--seed", type=int, default=0, help="seed of the deals and agents")
     arena.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
     arena.add_argument("--json", action="store_true", help="print one JSON object, no table")
     arena.add_argument(
         "--save",
         metavar="FILE.jsonl",
-        help="write every round played as one JSON line (deal, dealer, seats, actions, info)",
+        help="write every round played as one JSON line (the reset options, seats, actions, info)",
     )
     arena.set_defaults(run=_run_arena)
 
     play = commands.add_parser(
         "play",
         help="play a game in the terminal",
-        description="Play Boon at the terminal against agents: a whole game (until someone "
-        "holds no Victory Cards) unless --rounds stops it sooner.",
+        description="Play Boon or B.O.N at the terminal against agents: a whole game (Boon: "
+        "until someone holds no Victory Cards; B.O.N: until a score reaches 5) unless --rounds "
+        "stops it sooner.",
     )
     play.add_argument(
         "--opponents",
@@ -119,14 +125,14 @@ def _build_parser() -> argparse.ArgumentParser:
         help=f"one spec for every opponent, or one per opponent seat; {_SPEC_HELP} "
         "(bare 'ppo' is the shipped model for the table size)",
     )
-    play.add_argument("--game", choices=GAMES, default="boon", help="the game (default boon)")
     play.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    _add_game_option(play)
     play.add_argument(
         "--num-players",
         type=int,
         default=4,
         choices=sorted({*PLAYER_COUNTS, *BOYN_PLAYER_COUNTS}),
-        help="players at the table (Boon 3-5, BOYN 2-6; default 4)",
+        help="players at the table (Boon and B.O.N 3-5, BOYN 2-6; default 4)",
     )
     play.add_argument("--seed", type=int, default=None, help="seed of the deals and the agents")
     play.add_argument(
@@ -173,6 +179,12 @@ def _build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _add_game_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--game", choices=tuple(ARENA_GAMES), default="boon", help="the game (default boon)"
+    )
+
+
 # -------------------------------------------------------------------------------------- arena
 def _run_arena(args: argparse.Namespace) -> int:
     _check_specs(args.agents, len(args.agents), args.game)
@@ -190,15 +202,15 @@ def _run_arena(args: argparse.Namespace) -> int:
         workers=args.workers,
         progress=not args.json,
         save=args.save,
-        game=args.game,
+        game=ARENA_GAMES[args.game],
     )
     print(json.dumps(report.to_json()) if args.json else report.table())
     return 0
 
 
-def _check_specs(specs: Sequence[str], num_players: int, game: str = "boon") -> list[Agent]:
+def _check_specs(specs: Sequence[str], num_players: int, game: str) -> list[Agent]:
     """Build the agents of the user's specs, turning a bad spec into a :class:`UsageError`."""
-    counts = BOYN_PLAYER_COUNTS if game == "boyn" else PLAYER_COUNTS
+    counts = ARENA_GAMES[game].player_counts
     if num_players not in counts:
         raise UsageError(
             f"a {game} table has {counts[0]}-{counts[-1]} seats; {num_players} agents were given"
@@ -260,97 +272,87 @@ def _run_play(args: argparse.Namespace) -> int:
     agents = dict(zip(others, _check_specs(seat_spec, n, args.game), strict=True))
     for seat, agent in agents.items():
         agent.reset(None if args.seed is None else args.seed + seat)
-    play = play_boyn_game if args.game == "boyn" else play_game
-    return play(agents, args.seat, n, args.seed, args.rounds, input_line=input)
+    if args.game == "boyn":
+        return play_boyn_game(agents, args.seat, n, args.seed, args.rounds, input_line=input)
+    game = BonTerminal() if args.game == "bon" else BoonTerminal()
+    return play_game(game, agents, args.seat, n, args.seed, args.rounds, input_line=input)
 
 
-def play_game(
-    agents: dict[int, Agent],
-    human: int,
-    num_players: int,
-    seed: int | None,
-    rounds: int | None,
-    input_line: Callable[[str], str],
-) -> int:
-    """Play a game (or its first ``rounds`` rounds) with a person at seat ``human`` reading
-    moves through ``input_line``."""
-    env = boon_v0.raw_env(num_players=num_players, episode="game", max_rounds=rounds)
-    env.reset(seed=seed)
-    print(f"You are player_{human}. Type a move's number or its name (e.g. 'gold 14', 'pass').")
-    agent_name = env.agent_selection
-    while not (env.terminations[agent_name] or env.truncations[agent_name]):
-        seat = env.possible_agents.index(agent_name)
+class BoonTerminal:
+    """What ``boon play`` shows of Boon (:class:`~agents.terminal.TerminalGame`)."""
+
+    def new_env(self, num_players: int, rounds: int | None) -> boon_v0.raw_env:
+        """A game of Boon, capped at ``rounds`` rounds."""
+        return boon_v0.raw_env(num_players=num_players, episode="game", max_rounds=rounds)
+
+    def intro(self, env: boon_v0.raw_env, human: int) -> str:
+        """How to type a move."""
+        return f"You are player_{human}. Type a move's number or its name (e.g. 'gold 14', 'pass')."
+
+    def ask(self, env: boon_v0.raw_env, human: int, input_line: Callable[[str], str]) -> int | None:
+        """Show the table, the Boon and the buried cards to the picker, and read a move."""
         state = env.game.round
-        action = next_move(env, agents, human, lambda: _ask_move(env, human, input_line))
-        if action is None:
-            print("\nNo more input; leaving the table.")
-            return 1
-        _announce(state, seat, action, human)
-        tricks_before = len(state.tricks)
-        env.step(action)
-        if len(state.tricks) > tricks_before:
-            trick = state.tricks[-1]
-            points = sum(POINTS[card] for card in trick.cards)
-            print(f"   -> player_{trick.winner} wins the trick ({points} points).")
-        agent_name = env.agent_selection
-        if state.is_over:  # the round just scored (the env has dealt the next one, if any)
-            _show_scoring(env.infos[agent_name]["round"], human)
-    _show_game_end(env.infos[agent_name]["game"], human, env.truncations[agent_name])
-    return 0
+        print()
+        print(render_table(state, env.game.victory_cards, show_hand_of=human))
+        if state.picker == human and state.phase is Phase.DISCARD:
+            print(f"The Boon held: {', '.join(names_of(state.boon))}")
+            if state.discards:
+                print(f"Buried so far: {', '.join(names_of(state.discards))}")
+        return ask_move(state.legal_actions(), action_name, _parse_action, input_line)
+
+    def trick_won(self, trick: Trick) -> str:
+        """Who won the trick, and its points."""
+        points = sum(POINTS[card] for card in trick.cards)
+        return f"   -> player_{trick.winner} wins the trick ({points} points)."
+
+    def announce(self, state: Round, seat: int, action: int, human: int) -> None:
+        """Say what ``seat`` does; a buried card stays secret from everyone but the picker."""
+        who = "You" if seat == human else f"player_{seat}"
+        if action == PICK:
+            print(f"{who} pick{'s' if seat != human else ''} the Boon.")
+        elif action == PASS:
+            print(f"{who} pass{'es' if seat != human else ''}.")
+        elif state.phase is Phase.DISCARD:
+            # A buried card stays secret from everyone but the picker.
+            print(f"You bury {action_name(action)}." if seat == human else f"{who} buries a card.")
+        else:
+            print(f"{who} play{'s' if seat != human else ''} {action_name(action)}.")
+
+    def show_scoring(self, info: dict[str, Any], human: int) -> None:
+        """Who picked and what was buried, then points, tricks and Victory Cards per seat."""
+        print("\nRound over.")
+        if info["leaster"]:
+            print("Everyone passed: a Leaster (fewest points with at least one trick wins).")
+        else:
+            buried = mask_of(card for card in info["discards"] if card >= 0)
+            print(f"player_{info['picker']} picked and buried {', '.join(names_of(buried))}.")
+        print("seat      points  tricks  victory cards  change")
+        for seat, (points, tricks, vc, change) in enumerate(
+            zip(
+                info["points"],
+                info["tricks_won"],
+                info["victory_cards"],
+                info["payout"],
+                strict=True,
+            )
+        ):
+            you = " (you)" if seat == human else ""
+            print(f" player_{seat}  {points:>6}  {tricks:>6}  {vc:>13}  {change:>+6}{you}")
+
+    def show_game_end(self, game: dict[str, Any], human: int, stopped_early: bool) -> None:
+        """Who holds the most Victory Cards, at the end or when ``--rounds`` stopped the game."""
+        names = ", ".join("you" if seat == human else f"player_{seat}" for seat in game["winners"])
+        rounds = f"{game['rounds']} round{'s' if game['rounds'] > 1 else ''}"
+        if stopped_early:  # --rounds ended a game the rules had not ended
+            print(f"\nStopped after {rounds}, as asked. Most Victory Cards so far: {names}.")
+        else:
+            print(f"\nGame over after {rounds}. Most Victory Cards: {names}.")
 
 
-def _ask_move(env: boon_v0.raw_env, human: int, input_line: Callable[[str], str]) -> int | None:
-    state = env.game.round
-    print()
-    print(render_table(state, env.game.victory_cards, show_hand_of=human))
-    if state.picker == human and state.phase is Phase.DISCARD:
-        print(f"The Boon held: {', '.join(names_of(state.boon))}")
-        if state.discards:
-            print(f"Buried so far: {', '.join(names_of(state.discards))}")
-    return ask_move(state.legal_actions(), action_name, _parse_name, input_line)
-
-
-def _parse_name(text: str) -> int:
-    """The action of a move's name: ``"pick"``, ``"pass"`` or a card name."""
+def _parse_action(text: str) -> int:
+    """The action id of ``"pick"``, ``"pass"`` or a card name (``ValueError`` otherwise)."""
     named = {"pick": PICK, "pass": PASS}
     return named[text] if text in named else parse_card(text)
-
-
-def _announce(state: Round, seat: int, action: int, human: int) -> None:
-    who = "You" if seat == human else f"player_{seat}"
-    if action == PICK:
-        print(f"{who} pick{'s' if seat != human else ''} the Boon.")
-    elif action == PASS:
-        print(f"{who} pass{'es' if seat != human else ''}.")
-    elif state.phase is Phase.DISCARD:
-        # A buried card stays secret from everyone but the picker.
-        print(f"You bury {action_name(action)}." if seat == human else f"{who} buries a card.")
-    else:
-        print(f"{who} play{'s' if seat != human else ''} {action_name(action)}.")
-
-
-def _show_scoring(info: dict[str, Any], human: int) -> None:
-    print("\nRound over.")
-    if info["leaster"]:
-        print("Everyone passed: a Leaster (fewest points with at least one trick wins).")
-    else:
-        buried = mask_of(card for card in info["discards"] if card >= 0)
-        print(f"player_{info['picker']} picked and buried {', '.join(names_of(buried))}.")
-    print("seat      points  tricks  victory cards  change")
-    for seat, (points, tricks, vc, change) in enumerate(
-        zip(info["points"], info["tricks_won"], info["victory_cards"], info["payout"], strict=True)
-    ):
-        you = " (you)" if seat == human else ""
-        print(f" player_{seat}  {points:>6}  {tricks:>6}  {vc:>13}  {change:>+6}{you}")
-
-
-def _show_game_end(game: dict[str, Any], human: int, stopped_early: bool) -> None:
-    names = ", ".join("you" if seat == human else f"player_{seat}" for seat in game["winners"])
-    rounds = f"{game['rounds']} round{'s' if game['rounds'] > 1 else ''}"
-    if stopped_early:  # --rounds ended a game the rules had not ended
-        print(f"\nStopped after {rounds}, as asked. Most Victory Cards so far: {names}.")
-    else:
-        print(f"\nGame over after {rounds}. Most Victory Cards: {names}.")
 
 
 if __name__ == "__main__":

@@ -158,10 +158,23 @@ class NumpyPolicy:
         mask = action_mask(legal)
         if deterministic or rng is None:
             return self.greedy(obs, mask)
-        cumulative = np.cumsum(self.probabilities(obs, mask))
-        choice = int(np.searchsorted(cumulative, rng.random() * cumulative[-1], side="right"))
+        return int(self.sample(np.asarray(obs)[None], mask[None], rng)[0])
+
+    def sample(self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """One sample from the masked softmax per row of a batch (``obs`` ``(N, OBS_SIZE)``,
+        ``mask`` ``(N, 34)``, nonzero = legal): ``(N,)`` int64 actions, one uniform each."""
+        cumulative = np.cumsum(self.probabilities(obs, mask), axis=1)
+        uniform = rng.random(len(cumulative))[:, None] * cumulative[:, -1:]
+        choice = (cumulative <= uniform).sum(axis=1)
         # Guard against rounding at the top end landing on a masked action.
-        return choice if choice < NUM_ACTIONS and mask[choice] else self.greedy(obs, mask)
+        rows = np.arange(len(choice))
+        bad = (choice >= NUM_ACTIONS) | (
+            np.asarray(mask)[rows, np.minimum(choice, NUM_ACTIONS - 1)] == 0
+        )
+        if bad.any():
+            logits = self.logits(np.asarray(obs, dtype=np.float32)[bad])
+            choice[bad] = np.argmax(np.where(np.asarray(mask)[bad] != 0, logits, -np.inf), axis=1)
+        return choice
 
     def arrays(self) -> dict[str, np.ndarray]:
         """The weights as named arrays (``w0, b0, ...``), as the ``.npz`` stores them."""

@@ -7,6 +7,9 @@
 | ``search`` or ``search:samples=50,points_weight=0.1`` | :class:`~agents.search.SearchAgent` |
 | ``heuristic`` with ``game="boyn"`` | :class:`~agents.boyn_heuristic.BoynHeuristicAgent` (BOYN: ``random`` and ``heuristic`` only) |
 | ``ppo`` or ``ppo:path/to/model.npz`` | :class:`~agents.trained.PPOAgent` (bare ``ppo``: the shipped model for the table size; a ``.zip`` of stable-baselines3 is unpickled: trusted files only) |
+
+For B.O.N (``game="bon"``): ``random``, and ``heuristic`` or ``heuristic:zero_slack=2`` for
+:class:`~agents.bon_heuristic.BonHeuristicAgent` with named parameters.
 """  # noqa: E501 - a table row per kind reads better than wrapped rows
 
 from __future__ import annotations
@@ -16,38 +19,35 @@ from dataclasses import fields
 from typing import Any
 
 from agents.base import Agent
+from agents.bon_heuristic import BonHeuristicAgent, BonHeuristicParams
 from agents.boyn_heuristic import BoynHeuristicAgent, BoynHeuristicParams
 from agents.heuristic import HeuristicAgent, HeuristicParams
 from agents.random_agent import RandomAgent
 from agents.search import SearchAgent, SearchParams
 from agents.trained import PPOAgent, default_model
 
-KINDS = ("random", "heuristic", "search", "ppo")
+GAMES = ("boon", "bon", "boyn")
 
 
 def make_agent(
     spec: str, seed: int | None = None, num_players: int = 4, game: str = "boon"
 ) -> Agent:
     """Build the agent a spec names (its ``name`` is the spec) for a table of ``num_players``
-    of ``game`` (``"boon"`` or ``"boyn"``).
+    of ``game`` (``"boon"``, ``"bon"`` or ``"boyn"``).
 
     Raises:
-        ValueError: an unknown kind (listing the known ones), a malformed or unknown parameter
-            (listing the kind's parameters), or a model that cannot be loaded or was made for
-            another table size (naming the path).
+        ValueError: an unknown game or kind (listing the known ones), a malformed or unknown
+            parameter (listing the kind's parameters), or a model that cannot be loaded or was
+            made for another table size (naming the path).
     """
+    if game not in _BUILDERS:
+        raise ValueError(f"unknown game {game!r}; known games: {GAMES}")
+    builders = _BUILDERS[game]
     kind, _, arg = spec.strip().partition(":")
-    builders: dict[str, Callable[[str, str, int | None, int], Agent]] = {
-        "random": _random,
-        "heuristic": _heuristic,
-        "search": _search,
-        "ppo": _ppo,
-    }
-    if game == "boyn":
-        builders = {"random": _random, "heuristic": _boyn_heuristic}
     if kind not in builders:
         raise ValueError(
-            f"unknown agent kind {kind!r} in spec {spec!r}; known kinds: {tuple(builders)}"
+            f"unknown agent kind {kind!r} in spec {spec!r}; known kinds"
+            f"{'' if game == 'boon' else f' for {game}'}: {tuple(builders)}"
         )
     return builders[kind](spec, arg, seed, num_players)
 
@@ -73,6 +73,19 @@ def _search(spec: str, arg: str, seed: int | None, num_players: int) -> Agent:
 
 def _ppo(spec: str, arg: str, seed: int | None, num_players: int) -> Agent:
     return PPOAgent(arg or default_model(num_players), name=spec, num_players=num_players)
+
+
+def _bon_heuristic(spec: str, arg: str, seed: int | None, num_players: int) -> Agent:
+    return BonHeuristicAgent(
+        BonHeuristicParams(**_params(spec, arg, BonHeuristicParams)), name=spec
+    )
+
+
+_BUILDERS: dict[str, dict[str, Callable[[str, str, int | None, int], Agent]]] = {
+    "boon": {"random": _random, "heuristic": _heuristic, "search": _search, "ppo": _ppo},
+    "bon": {"random": _random, "heuristic": _bon_heuristic},
+    "boyn": {"random": _random, "heuristic": _boyn_heuristic},
+}
 
 
 def _params(spec: str, arg: str, cls: type) -> dict[str, Any]:

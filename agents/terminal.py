@@ -1,16 +1,15 @@
 """Moves at the terminal, for every game ``boon play`` plays: the person's, read from its
-input, and the agents'."""
+input, and the agents'; :func:`play_game` runs a table of Boon or B.O.N
+(``agents.boyn_cli`` runs BOYN's, whose rounds are told as events rather than tricks)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any
-
-from agents.base import Agent
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol
 
 
 def next_move(
-    env: Any, agents: Mapping[int, Agent], human: int, ask: Callable[[], int | None]
+    env: Any, agents: Mapping[int, Any], human: int, ask: Callable[[], int | None]
 ) -> int | None:
     """The move of the agent to act on ``env``: asked of the person at seat ``human`` through
     ``ask`` (``None`` when its input ended), else chosen by that seat's agent."""
@@ -23,37 +22,104 @@ def next_move(
 
 
 def ask_move(
-    legal: list[int],
-    action_name: Callable[[int], str],
-    parse_action: Callable[[str], int],
+    legal: Sequence[int],
+    name_of: Callable[[int], str],
+    parse: Callable[[str], int],
     input_line: Callable[[str], str],
 ) -> int | None:
-    """Show the legal moves numbered and read one through ``input_line``: its number or its
-    name (``parse_action`` raises ``ValueError`` on a name it does not know). Anything else is
-    rejected with the list of legal moves and asked again; ``None`` when the input ends."""
-    print("Your moves: " + "  ".join(f"{i}) {action_name(a)}" for i, a in enumerate(legal, 1)))
+    """List the ``legal`` moves, numbered, and read one until it is legal; ``None`` at the end
+    of the input. A move is typed as its number or its name (``parse`` turns a name into an
+    action id, raising ``ValueError`` on what is no name)."""
+    print("Your moves: " + "  ".join(f"{i}) {name_of(a)}" for i, a in enumerate(legal, 1)))
     while True:
         try:
             text = input_line("> ")
         except EOFError:
             return None
-        action = _parse_move(text, legal, parse_action)
+        action = parse_move(text, legal, parse)
         if action is not None:
             return action
         print(
             f"{text.strip()!r} is not a legal move now. Type a number 1-{len(legal)} or one of: "
-            + ", ".join(action_name(a) for a in legal)
+            + ", ".join(name_of(a) for a in legal)
         )
 
 
-def _parse_move(text: str, legal: list[int], parse_action: Callable[[str], int]) -> int | None:
+def parse_move(text: str, legal: Sequence[int], parse: Callable[[str], int]) -> int | None:
     """The legal action ``text`` names (its number in the list, or its name), else ``None``."""
     text = text.strip().lower()
     if text.isdigit():
         index = int(text) - 1
         return legal[index] if 0 <= index < len(legal) else None
     try:
-        action = parse_action(text)
+        action = parse(text)
     except ValueError:
         return None
     return action if action in legal else None
+
+
+class TerminalGame(Protocol):
+    """What ``boon play`` shows of one game; :func:`play_game` runs the table."""
+
+    def new_env(self, num_players: int, rounds: int | None) -> Any:
+        """The game's ``raw_env`` in ``"game"`` episodes, capped at ``rounds`` rounds."""
+        ...
+
+    def intro(self, env: Any, human: int) -> str:
+        """What to tell the person before the first move."""
+        ...
+
+    def ask(self, env: Any, human: int, input_line: Callable[[str], str]) -> int | None:
+        """Show the table to the person at seat ``human`` and read a legal move."""
+        ...
+
+    def announce(self, state: Any, seat: int, action: int, human: int) -> None:
+        """Say what ``seat`` just did (before it is applied to ``state``)."""
+        ...
+
+    def trick_won(self, trick: Any) -> str:
+        """The line that says who won a completed trick."""
+        ...
+
+    def show_scoring(self, info: dict[str, Any], human: int) -> None:
+        """Show a scored round's ``info["round"]``."""
+        ...
+
+    def show_game_end(self, game: dict[str, Any], human: int, stopped_early: bool) -> None:
+        """Show ``info["game"]``; ``stopped_early`` when ``--rounds`` cut the game short."""
+        ...
+
+
+def play_game(
+    game: TerminalGame,
+    agents: dict[int, Any],
+    human: int,
+    num_players: int,
+    seed: int | None,
+    rounds: int | None,
+    input_line: Callable[[str], str],
+) -> int:
+    """Play a game (or its first ``rounds`` rounds) with a person at seat ``human`` reading
+    moves through ``input_line`` and ``agents[seat]`` at the other seats; returns the exit
+    status."""
+    env = game.new_env(num_players, rounds)
+    print(game.intro(env, human))
+    env.reset(seed=seed)
+    agent_name = env.agent_selection
+    while not (env.terminations[agent_name] or env.truncations[agent_name]):
+        seat = env.possible_agents.index(agent_name)
+        state = env.game.round
+        action = next_move(env, agents, human, lambda: game.ask(env, human, input_line))
+        if action is None:
+            print("\nNo more input; leaving the table.")
+            return 1
+        game.announce(state, seat, action, human)
+        tricks_before = len(state.tricks)
+        env.step(action)
+        if len(state.tricks) > tricks_before:
+            print(game.trick_won(state.tricks[-1]))
+        agent_name = env.agent_selection
+        if state.is_over:  # the round just scored (the env has dealt the next one, if any)
+            game.show_scoring(env.infos[agent_name]["round"], human)
+    game.show_game_end(env.infos[agent_name]["game"], human, env.truncations[agent_name])
+    return 0

@@ -1,7 +1,8 @@
-"""Throughput of the rules engine and of ``boon_v0`` (the logic lives in :mod:`agents.bench`).
+"""Throughput of the rules engine and of ``boon_v0`` or ``bon_v0`` (the logic lives in
+:mod:`agents.bench`).
 
-Run: ``python benchmarks/bench_env.py [--rounds N] [--env-rounds N] [--players 3 4 5]``, or
-``boon bench`` with the same options.
+Run: ``python benchmarks/bench_env.py [--rounds N] [--env-rounds N] [--players 3 4 5]
+[--game boon|bon]``, or ``boon bench`` with the same options.
 """
 
 from agents.bench import main

@@ -1,18 +1,20 @@
 """Training throughput: learner decisions per second of ``train.py``, PPO updates included.
 
-    python benchmarks/bench_train.py                 # default configuration, 200k decisions
-    python benchmarks/bench_train.py --timesteps 409600 --no-eval
+    python benchmarks/bench_train.py                 # default configuration, 163,840 decisions
+    python benchmarks/bench_train.py --json          # {"learner_decisions_per_second": x, ...}
+    python benchmarks/bench_train.py --timesteps 327680 --no-eval
 
-The figure is total learner decisions / wall time of ``model.learn`` (rollouts in the worker
-processes, the PPO updates, the periodic quick evaluations and checkpoints of the default
+The figure is total learner decisions / wall time of ``model.learn`` (rollouts from the batched
+engine, the PPO updates, the periodic quick evaluations and checkpoints of the default
 configuration); the one-off imitation warm start and the final arena are excluded and timed
-separately. The machine's load (``uptime``) is printed with it: other processes on the same
-cores lower the figure.
+separately. The machine's load (``os.getloadavg``, what ``uptime`` shows) is printed with it:
+other processes on the same cores lower the figure.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -28,9 +30,11 @@ import train  # the training script at the top of the repository (path set above
 def main() -> None:
     """Run ``train.main`` with the default arguments and a fixed budget; print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--timesteps", type=int, default=204_800, help="learner decisions")
+    parser.add_argument("--timesteps", type=int, default=163_840, help="learner decisions")
     parser.add_argument("--no-eval", action="store_true", help="no quick evals or checkpoints")
     parser.add_argument("--num-players", type=int, default=4, help="3, 4 or 5")
+    parser.add_argument("--bc-rounds", type=int, default=None, help="warm start rounds")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     options = parser.parse_args()
     with tempfile.TemporaryDirectory() as runs:
         args = train.Args(
@@ -40,24 +44,55 @@ def main() -> None:
             progress_bar=False,
             runs_dir=runs,
         )
+        if options.bc_rounds is not None:
+            args.bc_rounds = options.bc_rounds
         if options.no_eval:
             args.eval_every = 0
             args.checkpoint_every = 0
         load_before = os.getloadavg()
         start = time.time()
-        model_path = train.main(args)
+        # With --json, stdout carries only the figures: the script's own output goes to stderr.
+        with contextlib.redirect_stdout(sys.stderr if options.json else sys.stdout):
+            model_path = train.main(args)
         total = time.time() - start
         summary = json.loads((model_path.parent / "summary.json").read_text())
     load_after = os.getloadavg()
+    figures = {
+        "learner_decisions_per_second": summary["decisions_per_second"],
+        "learner_decisions": summary["trained_decisions_this_run"],
+        "learn_wall_s": summary["wall_time_s"],
+        "script_wall_s": round(total, 1),
+        "load_before": [round(x, 2) for x in load_before],
+        "load_after": [round(x, 2) for x in load_after],
+        "cores": os.cpu_count(),
+        "config": {
+            key: getattr(args, key)
+            for key in (
+                "num_players",
+                "num_tables",
+                "n_steps",
+                "batch_size",
+                "n_epochs",
+                "net_arch",
+                "pool_weights",
+                "torch_threads",
+                "eval_every",
+                "checkpoint_every",
+            )
+        },
+    }
+    if options.json:
+        print(json.dumps(figures))
+        return
     print()
     print(f"{'configuration':<34} {'decisions':>10} {'PPO wall s':>10} {'decisions/s':>12}")
     label = f"{options.num_players}p default" + (" (no eval)" if options.no_eval else "")
     print(
-        f"{label:<34} {summary['trained_decisions_this_run']:>10,} "
-        f"{summary['wall_time_s']:>10.1f} {summary['decisions_per_second']:>12,.0f}"
+        f"{label:<34} {figures['learner_decisions']:>10,} "
+        f"{figures['learn_wall_s']:>10.1f} {figures['learner_decisions_per_second']:>12,.0f}"
     )
     print(f"whole script incl. warm start: {total:.1f} s; cores: {os.cpu_count()}")
-    print(f"load average before: {load_before[0]:.2f}, after: {load_after[0]:.2f} (1 min)")
+    print(f"load average before: {load_before}, after: {load_after} (1, 5, 15 min)")
 
 
 if __name__ == "__main__":

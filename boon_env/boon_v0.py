@@ -75,7 +75,7 @@ import numpy as np
 from pettingzoo import AECEnv
 
 from boon_env.config import EnvConfig
-from boon_env.core.env import CardGameEnv, wrap
+from boon_env.core.env import CardGameEnv, card_game_metadata, wrap
 from boon_env.encoding import OBS_SIZE, encode
 from boon_env.render import render_table
 from boon_env.rules import (
@@ -102,16 +102,12 @@ def env(**config: Any) -> AECEnv:
 class raw_env(CardGameEnv):  # noqa: N801 - PettingZoo's naming convention
     """Turn bookkeeping over :mod:`boon_env.rules`; see the module docstring."""
 
-    metadata: ClassVar[dict[str, Any]] = {
-        "render_modes": ["ansi", "human"],
-        "name": "boon_v0",
-        "is_parallelizable": False,
-    }
+    metadata: ClassVar[dict[str, Any]] = card_game_metadata("boon_v0")
+    config_type = EnvConfig
+    obs_size = OBS_SIZE
+    num_actions = NUM_ACTIONS
     action_meaning = "a card id, 32 pick, 33 pass"
-
-    def __init__(self, **config: Any) -> None:
-        super().__init__(EnvConfig(**config), OBS_SIZE, NUM_ACTIONS)
-        self.game: Game | None = None
+    game: Game | None
 
     # ------------------------------------------------------------------------------- reset
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:

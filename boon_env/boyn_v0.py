@@ -85,7 +85,12 @@ import numpy as np
 from boon_env.boyn.encoding import OBS_SIZE, encode
 from boon_env.boyn.render import render_table
 from boon_env.boyn.rules import NUM_ACTIONS, BoynConfig, Deal, Game, RoundResult
-from boon_env.core.env import CardGameEnv, check_episode_and_render_mode, wrap
+from boon_env.core.env import (
+    CardGameEnv,
+    card_game_metadata,
+    check_episode_and_render_mode,
+    wrap,
+)
 
 __all__ = ["BoynEnvConfig", "env", "raw_env"]
 
@@ -136,16 +141,12 @@ def env(**config: Any) -> raw_env:
 class raw_env(CardGameEnv):  # noqa: N801 - PettingZoo's naming convention
     """Turn bookkeeping over :mod:`boon_env.boyn.rules`; see the module docstring."""
 
-    metadata: ClassVar[dict[str, Any]] = {
-        "render_modes": ["ansi", "human"],
-        "name": "boyn_v0",
-        "is_parallelizable": False,
-    }
+    metadata: ClassVar[dict[str, Any]] = card_game_metadata("boyn_v0")
+    config_type = BoynEnvConfig
+    obs_size = OBS_SIZE
+    num_actions = NUM_ACTIONS
     action_meaning = "0-51 a card kind, 52-67 a Jack naming a suit, 68-87 a Queen's swap"
-
-    def __init__(self, **config: Any) -> None:
-        super().__init__(BoynEnvConfig(**config), OBS_SIZE, NUM_ACTIONS)
-        self.game: Game | None = None
+    game: Game | None
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Deal the first round and run the forced draws up to the first decision.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from boon_env.core.render import trick_lines
 from boon_env.rules import Phase, Round, card_name, names_of
 
 
@@ -23,21 +24,7 @@ def render_table(
     lines = [
         f"Phase: {state.phase.name.lower()}  |  dealer: player_{state.dealer}  |  {mode}",
     ]
-    if state.phase is Phase.PLAY:
-        played = [
-            f"player_{(state.leader + i) % n}: {card_name(card)}"
-            for i, card in enumerate(state.trick)
-        ]
-        lines.append(
-            f"Trick {len(state.tricks) + 1} (led by player_{state.leader}): "
-            + (", ".join(played) if played else "-")
-        )
-    if state.tricks:
-        last = state.tricks[-1]
-        lines.append(
-            f"Last trick: {', '.join(card_name(c) for c in last.cards)} "
-            f"-> won by player_{last.winner}"
-        )
+    lines.extend(trick_lines(state, card_name, in_play=state.phase is Phase.PLAY))
     lines.append("seat      points  tricks  victory cards")
     for seat in range(n):
         marker = "*" if seat == state.current else " "

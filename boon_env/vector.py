@@ -119,6 +119,7 @@ _CHUNK_SELECT = np.array(  # flat: [value * _CHUNK + k]
     dtype=np.int64,
 ).ravel()
 _PHASE_PICK, _PHASE_DISCARD, _PHASE_PLAY = int(Phase.PICK), int(Phase.DISCARD), int(Phase.PLAY)
+_NO_PHASE = -1  # routes a table that does not move in a step to no rule
 
 # ------------------------------------------------------------------------- observation layout
 # The 0/1 part of the observation (everything before "points") is built as 32-bit words and
@@ -437,7 +438,7 @@ class VectorBoon:
 
     # ------------------------------------------------------------------------- step
     def step(
-        self, actions: np.ndarray
+        self, actions: np.ndarray, tables: np.ndarray | None = None
     ) -> tuple[np.ndarray | None, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Apply every table's action; returns ``(obs, mask, seat, rewards, done)``.
 
@@ -445,13 +446,19 @@ class VectorBoon:
         ended (``done``), else 0. Those tables are dealt their next round (the dealer moves
         left), and ``obs``, ``mask`` and ``seat`` are that round's first decision.
 
+        ``tables``, a (B,) bool array, steps only the tables where it is true: the others keep
+        their state (their entries of ``actions`` are ignored, ``done`` is false). A trainer
+        uses it to let the other seats act until every table is back at its learner's turn.
+
         Raises:
-            ValueError: ``actions`` is not a (B,) integer array, or an action is illegal on
-                some table (naming the table, the action and the legal ones); no table changes.
+            ValueError: ``actions`` is not a (B,) integer array, ``tables`` not a (B,) bool
+                array, or an action is illegal on some stepped table (naming the table, the
+                action and the legal ones); no table changes.
         """
         self._check_ready()
-        actions = self._check_actions(actions)
-        phase = self._phase
+        active = None if tables is None else self._check_tables(tables)
+        actions = self._check_actions(actions, active)
+        phase = self._phase if active is None else np.where(active, self._phase, _NO_PHASE)
         # Route every table to its phase's rule; the sets are taken before any table moves on.
         picking = np.flatnonzero(phase == _PHASE_PICK)
         discarding = np.flatnonzero(phase == _PHASE_DISCARD)
@@ -468,7 +475,16 @@ class VectorBoon:
         obs, mask, seat = self._outputs()
         return obs, mask, seat, self._rewards, self._done
 
-    def _check_actions(self, actions: Any) -> np.ndarray:
+    def _check_tables(self, tables: Any) -> np.ndarray:
+        mask = np.asarray(tables)
+        if mask.shape != (self.num_tables,) or mask.dtype != bool:
+            raise ValueError(
+                f"tables must be a ({self.num_tables},) bool array, one entry per table, got "
+                f"shape {mask.shape} and dtype {mask.dtype}"
+            )
+        return mask
+
+    def _check_actions(self, actions: Any, active: np.ndarray | None = None) -> np.ndarray:
         array = np.asarray(actions)
         if array.shape != (self.num_tables,):
             raise ValueError(
@@ -479,6 +495,8 @@ class VectorBoon:
         array = array.astype(np.int64, copy=False)
         # numpy shifts by a negative or too large amount give 0: such actions are illegal too.
         legal = (self._legal >> array) & 1
+        if active is not None:
+            legal |= ~active  # the tables that do not move may hold anything
         if not legal.all():
             raise ValueError(self._illegal_message(array, np.flatnonzero(legal == 0)))
         return array

@@ -117,7 +117,8 @@ def snapshot(state: Round) -> dict[str, object]:
 
 @pytest.fixture
 def boon_in_api_test_lists() -> Iterator[None]:
-    """Register ``boon_v0`` and ``boyn_v0`` with PettingZoo's api_test as Dict-observation envs.
+    """Register ``boon_v0``, ``bon_v0`` and ``boyn_v0`` with PettingZoo's api_test as
+    Dict-observation envs.
 
     api_test warns "Observation space ... should be box or discrete" and "Observation is not a
     NumPy array" for every Dict observation unless the env's name is in the module's
@@ -130,7 +131,7 @@ def boon_in_api_test_lists() -> Iterator[None]:
     added = []
     for name in ("env_obs_space", "env_obs_dicts"):
         listed = getattr(module, name)
-        for env_name in ("boon_v0", "boyn_v0"):
+        for env_name in ("boon_v0", "bon_v0", "boyn_v0"):
             if env_name not in listed:
                 listed.append(env_name)
                 added.append((listed, env_name))

@@ -8,6 +8,8 @@ import pytest
 from agents.arena import (
     ArenaReport,
     SeatRecord,
+    boon_records,
+    deal_options,
     make_deal,
     play_deal,
     play_deals,
@@ -50,8 +52,8 @@ def test_rotations_replay_the_same_deal_in_every_seat(n: int) -> None:
     deal = make_deal(env.config.game, seed=5, index=2)
     dealer = 1
     recorders = [_Recorder() for _ in range(n)]
-    rounds = play_deal(env, recorders, deal, dealer, seed=5, index=2)
-    assert len(rounds) == n and sum(len(r.records()) for r in rounds) == n * n
+    rounds = play_deal(env, recorders, deal_options(deal, dealer), seed=5, index=2)
+    assert len(rounds) == n and sum(len(boon_records(r)) for r in rounds) == n * n
     for slot, recorder in enumerate(recorders):
         assert len(recorder.first_seen) == n  # one round per rotation
         for rotation, (hand, relative_dealer) in enumerate(recorder.first_seen):
@@ -65,9 +67,10 @@ def test_rotations_replay_the_same_deal_in_every_seat(n: int) -> None:
 def test_every_rotation_is_zero_sum_and_seats_each_slot_once() -> None:
     env = boon_v0.raw_env(num_players=4)
     agents = [HeuristicAgent() for _ in range(4)]
-    rounds = play_deal(env, agents, make_deal(env.config.game, 0, 0), 0, seed=0, index=0)
+    options = deal_options(make_deal(env.config.game, 0, 0), 0)
+    rounds = play_deal(env, agents, options, seed=0, index=0)
     for rotation, played in enumerate(rounds):
-        rows = played.records()
+        rows = boon_records(played)
         assert played.rotation == rotation
         assert sorted(r.slot for r in rows) == [0, 1, 2, 3]
         assert sum(r.value for r in rows) == 0
@@ -178,8 +181,8 @@ def test_rounds_are_valued_without_a_cap_from_holdings() -> None:
     # A 5-player picker who scores 0-29 owes 2 to each of 4 defenders: -8, though a player
     # starting with 5 Victory Cards could only pay 5 of them.
     env = boon_v0.raw_env(num_players=5)
-    rounds = play_deal(env, [HeuristicAgent() for _ in range(5)], make_deal(env.config.game, 1, 0),
-                       0, seed=1, index=0)  # fmt: skip
+    options = deal_options(make_deal(env.config.game, 1, 0), 0)
+    rounds = play_deal(env, [HeuristicAgent() for _ in range(5)], options, seed=1, index=0)
     for played in rounds:
         info = played.info
         assert sum(info["value"]) == 0

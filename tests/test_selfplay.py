@@ -1,4 +1,4 @@
-"""The learner's environment, opponent pool, numpy snapshots and batched vector env."""
+"""The learner's vector env over the batched engine, its opponent pool, numpy snapshots."""
 
 from __future__ import annotations
 
@@ -13,50 +13,63 @@ from agents.policy import NumpyPolicy
 from agents.random_agent import RandomAgent
 from agents.trained import PolicyAgent
 from agents.training.selfplay import (
-    BatchedSubprocVecEnv,
-    OpponentPool,
-    PolicyOpponent,
-    SelfPlayEnv,
+    HEURISTIC,
+    LEARNER,
+    RANDOM,
+    SelfPlayVecEnv,
     parse_pool_weights,
 )
 from boon_env import boon_v0
 from boon_env.encoding import OBS_SIZE
-from boon_env.rules import PICK, GameConfig, round_value
+from boon_env.rules import NUM_ACTIONS, PASS, PICK, TOTAL_POINTS
 
 
-def _play_random_round(env: SelfPlayEnv, rng: np.random.Generator, **options: object):
-    obs, _ = env.reset(options=options)
-    assert obs.shape == (OBS_SIZE,)
-    while True:
-        mask = env.action_masks()
-        assert mask.any(), "the learner is only asked when it has a legal action"
-        action = int(rng.choice(np.flatnonzero(mask)))
-        obs, reward, terminated, truncated, info = env.step(action)
-        assert not truncated
-        if terminated:
-            return reward, info
-        assert reward == 0.0
+def _random_learners(env: SelfPlayVecEnv, rng: np.random.Generator) -> np.ndarray:
+    masks = np.stack(env.env_method("action_masks"))
+    assert masks.shape == (env.num_envs, NUM_ACTIONS)
+    assert masks.any(axis=1).all(), "every learner is asked only when it has a legal action"
+    return env.engine.random_actions(rng)
+
+
+def _play(env: SelfPlayVecEnv, steps: int, seed: int):
+    """Random learner moves; yields (table, learner seat, reward, info) of every finished round."""
+    rng = np.random.default_rng(seed)
+    obs = env.reset()
+    assert obs.shape == (env.num_envs, OBS_SIZE)
+    for _ in range(steps):
+        seats = env.seats.copy()  # a table's learner seat changes only when its round ends
+        obs, rewards, dones, infos = env.step(_random_learners(env, rng))
+        assert not rewards[~dones].any(), "only finished rounds pay"
+        for table in np.flatnonzero(dones):
+            assert not infos[table]["TimeLimit.truncated"]
+            yield table, int(seats[table]), float(rewards[table]), infos[table]["round"]
+        assert all(not info for info, done in zip(infos, dones, strict=True) if not done)
 
 
 @pytest.mark.parametrize("num_players", [3, 4, 5])
 def test_learner_gets_its_own_reward_whoever_plays_the_last_card(num_players: int) -> None:
     # Every (learner seat, seat that plays the round's last card) pair must come up, and the
     # reward must be the learner's share of the round's value, not the last mover's.
-    env = SelfPlayEnv(num_players, "heuristic=0.5,random=0.5", seed=3)
-    rng = np.random.default_rng(0)
+    env = SelfPlayVecEnv(32, num_players, "heuristic=0.5,random=0.5", seed=3)
+    last_mover = np.full(env.num_envs, -1)
+    step = env.engine.step
+
+    def recording_step(actions: np.ndarray, tables: np.ndarray | None = None):
+        seat = env.engine.seat  # who acts now, learner or not
+        out = step(actions, tables)
+        done = out[4]
+        last_mover[done] = seat[done]
+        return out
+
+    env.engine.step = recording_step
     covered: set[tuple[int, int]] = set()
     differs = 0
-    for _ in range(3000):
-        seat = len(covered) % num_players  # spread the learner over every seat
-        reward, info = _play_random_round(env, rng, seat=seat)
-        state = env.state
-        last_trick = state.tricks[-1]
-        last_seat = (last_trick.leader + num_players - 1) % num_players
-        value = round_value(state)
-        assert reward == value[seat]
-        assert info["round"]["value"] == value[seat]
-        differs += value[seat] != value[last_seat]
-        covered.add((seat, last_seat))
+    for table, seat, reward, info in _play(env, 3000, seed=0):
+        value = env.engine.finished.values[table]  # the round that just ended
+        last = int(last_mover[table])
+        assert reward == value[seat] == info["value"]
+        differs += value[seat] != value[last]
+        covered.add((seat, last))
         if len(covered) == num_players**2 and differs:
             break
     assert len(covered) == num_players**2
@@ -64,62 +77,73 @@ def test_learner_gets_its_own_reward_whoever_plays_the_last_card(num_players: in
 
 
 def test_round_info_and_shaping_off_by_default() -> None:
-    env = SelfPlayEnv(4, "random=1", seed=1)
-    rng = np.random.default_rng(1)
-    for _ in range(50):
-        reward, info = _play_random_round(env, rng)
-        assert reward == int(reward), "no shaping unless asked for"
-        r = info["round"]
+    env = SelfPlayVecEnv(16, 4, "random=1", seed=1)
+    rounds = list(_play(env, 60, seed=1))
+    assert len(rounds) > 50
+    for _, _, reward, r in rounds:
+        assert reward == int(reward) == r["value"], "no shaping unless asked for"
         assert r["leaster"] != r["picked"]
         assert r["opponents"] == ["random"] * 3
+        assert r["learner_pick_decisions"] in (0, 1)
 
 
 def test_shaping_adds_the_point_share_term() -> None:
-    env = SelfPlayEnv(4, "random=1", seed=2, shaping=1.0)
-    rng = np.random.default_rng(2)
-    for _ in range(50):
-        reward, info = _play_random_round(env, rng)
-        state = env.state
-        if state.picker is None:
-            assert reward == info["round"]["value"]
+    env = SelfPlayVecEnv(16, 4, "random=1", seed=2, shaping=1.0)
+    shaped = 0
+    for table, seat, reward, r in _play(env, 60, seed=2):
+        record = env.engine.finished
+        picker, points = record.picker[table], record.points[table]
+        if picker < 0:
+            assert reward == r["value"]
             continue
-        side = (
-            state.points[env.seat] if state.picker == env.seat else 120 - state.points[state.picker]
-        )
-        assert reward == pytest.approx(info["round"]["value"] + side / 120 - 0.5)
+        side = points[seat] if picker == seat else TOTAL_POINTS - points[picker]
+        assert reward == pytest.approx(r["value"] + side / TOTAL_POINTS - 0.5, abs=1e-6)
+        shaped += 1
+    assert shaped > 20
 
 
 def test_pick_assist_takes_the_learners_pick_decision() -> None:
-    env = SelfPlayEnv(4, "random=1", seed=4, pick_assist=1.0)
+    env = SelfPlayVecEnv(16, 4, "random=1", seed=4, pick_assist=1.0)
     rng = np.random.default_rng(4)
-    for _ in range(30):
-        env.reset()
-        assert not env.action_masks()[PICK], "assisted rounds never ask the learner to pick"
-        _, info = _play_random_round(env, rng)
-        assert info["round"]["assisted"]
-        assert info["round"]["learner_pick_decisions"] == 0
+    env.reset()
+    finished = 0
+    for _ in range(60):
+        masks = np.stack(env.env_method("action_masks"))
+        assert not masks[:, PICK].any(), "assisted rounds never ask the learner to pick"
+        _, _, dones, infos = env.step(_random_learners(env, rng))
+        for table in np.flatnonzero(dones):
+            assert infos[table]["round"]["assisted"]
+            assert infos[table]["round"]["learner_pick_decisions"] == 0
+            finished += 1
+    assert finished > 20
 
 
 def test_env_uses_only_its_own_generator() -> None:
     # RLCard-style: touching the global generators between steps must change nothing.
     def trajectory(disturb: bool) -> list[float]:
-        env = SelfPlayEnv(4, "random=0.5,heuristic=0.5", seed=11)
+        env = SelfPlayVecEnv(8, 4, "random=0.5,heuristic=0.5", seed=11)
+        env.set_snapshots([_tiny_policy(0)])
         rng = np.random.default_rng(5)
-        out = []
-        for _ in range(20):
-            obs, _ = env.reset()
-            out.append(float(obs.sum()))
-            done = False
-            while not done:
-                if disturb:
-                    np.random.seed(123)
-                    np.random.random()
-                action = int(rng.choice(np.flatnonzero(env.action_masks())))
-                obs, reward, done, _, _ = env.step(action)
-                out.append(float(obs.sum()) + reward)
+        out = [float(env.reset().sum())]
+        for _ in range(40):
+            if disturb:
+                np.random.seed(123)
+                np.random.random()
+            obs, rewards, _, _ = env.step(_random_learners(env, rng))
+            out += [float(obs.sum()), float(rewards.sum())]
         return out
 
     assert trajectory(False) == trajectory(True)
+
+
+def test_seed_gives_the_same_tables() -> None:
+    def first(seed: int) -> np.ndarray:
+        env = SelfPlayVecEnv(8, 4, "random=1")
+        env.seed(seed)
+        return env.reset()
+
+    np.testing.assert_array_equal(first(3), first(3))
+    assert not np.array_equal(first(3), first(4))
 
 
 def test_parse_pool_weights() -> None:
@@ -143,88 +167,98 @@ def _tiny_policy(seed: int) -> NumpyPolicy:
 
 
 def test_pool_draws_snapshots_heuristic_and_random() -> None:
-    pool = OpponentPool({"self": 0.5, "heuristic": 0.25, "random": 0.25}, seed=0)
-    rng = np.random.default_rng(0)
-    before = {pool.sample(rng).name for _ in range(200)}
-    assert before == {"heuristic", "random"}, "no snapshot yet: self seats play randomly"
-    pool.set_snapshots([_tiny_policy(0), _tiny_policy(1)])
-    drawn = [pool.sample(rng) for _ in range(400)]
-    names = [o.name for o in drawn]
-    assert 150 < names.count("self") < 250
-    assert {id(o) for o in drawn if o.name == "self"} == {id(s) for s in pool.snapshots}
+    env = SelfPlayVecEnv(400, 4, {"self": 0.5, "heuristic": 0.25, "random": 0.25}, seed=0)
+    env.reset()
+    assert (env.players[np.arange(400), env.seats] == LEARNER).all()
+    assert (env.players == LEARNER).sum() == 400, "one learner per table"
+    others = env.players[env.players != LEARNER]
+    assert set(others.tolist()) == {HEURISTIC, RANDOM}, "no snapshot yet: self seats are random"
+    env.set_snapshots([_tiny_policy(0), _tiny_policy(1)])
+    env.reset()
+    others = env.players[env.players != LEARNER]
+    assert 0.45 < np.mean(others >= 0) < 0.55
+    assert 0.2 < np.mean(others == HEURISTIC) < 0.3
+    assert set(others[others >= 0].tolist()) == {0, 1}
+
+
+def test_snapshot_opponents_play_their_policy() -> None:
+    # A snapshot that always passes: with the learner passing too, every round is a Leaster.
+    policy = _tiny_policy(2)
+    policy.weights[-1][:] = 0
+    policy.biases[-1][:] = 0
+    policy.biases[-1][PASS] = 50.0
+    env = SelfPlayVecEnv(16, 4, "self=1", seed=5)
+    env.set_snapshots([policy])
+    env.reset()
+    rng = np.random.default_rng(5)
+    finished = 0
+    for _ in range(80):
+        masks = np.stack(env.env_method("action_masks"))
+        actions = np.where(masks[:, PASS], PASS, env.engine.random_actions(rng))
+        _, _, dones, infos = env.step(actions)
+        for table in np.flatnonzero(dones):
+            assert infos[table]["round"]["leaster"]
+            assert infos[table]["round"]["opponents"] == ["self"] * 3
+            finished += 1
+    assert finished > 20
 
 
 def test_numpy_policy_matches_the_torch_policy() -> None:
     torch = pytest.importorskip("torch")
     from sb3_contrib import MaskablePPO
 
-    env = SelfPlayEnv(4, "random=1", seed=0)
+    env = SelfPlayVecEnv(20, 4, "random=1", seed=0)
     model = MaskablePPO(
         "MlpPolicy", env, policy_kwargs={"net_arch": {"pi": [32, 32], "vf": [32]}}, seed=0
     )
     policy = NumpyPolicy.from_sb3(model.policy)
-    for _ in range(20):
-        obs, _ = env.reset()
-        mask = env.action_masks()
-        with torch.no_grad():
-            dist = model.policy.get_distribution(torch.as_tensor(obs[None]), action_masks=mask)
-            expected = dist.distribution.logits.numpy()[0][mask]
-        logits = policy.logits(obs)[mask]
+    obs = env.reset()
+    masks = np.stack(env.env_method("action_masks"))
+    with torch.no_grad():
+        dist = model.policy.get_distribution(torch.as_tensor(obs), action_masks=masks)
+        expected = dist.distribution.logits.numpy()
+    actions, _ = model.predict(obs, action_masks=masks, deterministic=True)
+    for row, mask in enumerate(masks):
+        logits = policy.logits(obs[row])[mask]
         got = logits - np.log(np.exp(logits - logits.max()).sum()) - logits.max()
-        np.testing.assert_allclose(got, expected, atol=1e-4)
-        action, _ = model.predict(obs, action_masks=mask, deterministic=True)
+        np.testing.assert_allclose(got, expected[row][mask], atol=1e-4)
         legal = sum(1 << int(i) for i in np.flatnonzero(mask))
-        assert policy.act(obs, legal, deterministic=True) == int(action)
+        assert policy.act(obs[row], legal, deterministic=True) == int(actions[row])
 
 
-def test_policy_samples_are_legal() -> None:
+def test_policy_samples_are_legal_and_follow_the_softmax() -> None:
     policy = _tiny_policy(3)
-    env = SelfPlayEnv(5, "random=1", seed=3)
-    env.pool.set_snapshots([policy])
+    env = SelfPlayVecEnv(64, 5, "random=1", seed=3)
+    obs = env.reset()
+    masks = np.stack(env.env_method("action_masks"))
     rng = np.random.default_rng(0)
-    opponent = PolicyOpponent(policy)
-    for _ in range(30):
-        env.reset()
-        state = env.state
-        while not state.is_over:
-            action = opponent.act(state, state.current, [5] * 5, rng)
-            assert state.legal_mask() >> action & 1
-            state.apply(action)
+    counts = np.zeros_like(masks, dtype=np.int64)
+    for _ in range(300):
+        choice = policy.sample(obs, masks, rng)
+        assert masks[np.arange(64), choice].all()
+        counts[np.arange(64), choice] += 1
+    expected = policy.probabilities(obs, masks) * 300
+    assert np.abs(counts - expected).max() < 40
+    # One row through act() draws exactly what a batch of one draws.
+    legal = sum(1 << int(i) for i in np.flatnonzero(masks[0]))
+    a, b = np.random.default_rng(9), np.random.default_rng(9)
+    assert policy.act(obs[0], legal, a) == policy.sample(obs[:1], masks[:1], b)[0]
 
 
-def test_batched_vec_env_matches_in_process_envs() -> None:
-    def fns(n: int):
-        return [
-            lambda i=i: SelfPlayEnv(4, "random=0.5,heuristic=0.5", seed=100 + i) for i in range(n)
-        ]
-
-    def run(workers: int) -> list[np.ndarray]:
-        vec = BatchedSubprocVecEnv(fns(5), num_workers=workers)
-        vec.seed(7)
-        obs = vec.reset()
-        rng = np.random.default_rng(0)
-        out = [obs]
-        try:
-            for _ in range(60):
-                masks = np.stack(vec.env_method("action_masks"))
-                actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
-                obs, rewards, dones, infos = vec.step(actions)
-                out += [obs, rewards, dones.astype(float)]
-                for done, info in zip(dones, infos, strict=True):
-                    assert ("round" in info) == done
-                    if done:
-                        assert info["terminal_observation"].shape == (OBS_SIZE,)
-            assert vec.get_attr("shaping") == [0.0] * 5
-            vec.set_attr("pick_assist", 0.5, indices=[1, 3])
-            assert vec.get_attr("pick_assist") == [0.0, 0.5, 0.0, 0.5, 0.0]
-            assert vec.has_attr("action_masks")
-        finally:
-            vec.close()
-        return out
-
-    local, remote = run(0), run(2)
-    for a, b in zip(local, remote, strict=True):
-        np.testing.assert_array_equal(a, b)
+def test_vec_env_attributes_are_shared_by_every_table() -> None:
+    env = SelfPlayVecEnv(5, 4, "random=0.5,heuristic=0.5", seed=7)
+    env.reset()
+    assert env.has_attr("action_masks")
+    assert env.get_attr("shaping") == [0.0] * 5
+    env.set_attr("pick_assist", 0.5)
+    assert env.get_attr("pick_assist", indices=[1, 3]) == [0.5, 0.5]
+    with pytest.raises(ValueError, match="pick_assist is shared by every table"):
+        env.set_attr("pick_assist", 0.1, indices=[1, 3])
+    assert env.env_method("set_snapshots", [_tiny_policy(0)]) == [None] * 5
+    assert len(env.snapshots) == 1
+    assert env.env_is_wrapped(object) == [False] * 5
+    with pytest.raises(RuntimeError, match="step_async"):
+        SelfPlayVecEnv(2, 4).step_wait()
 
 
 def test_in_training_evaluation_is_the_arena() -> None:
@@ -251,7 +285,3 @@ def test_policy_agent_plays_the_snapshot_legally() -> None:
             action = sampled.act(obs, mask)
             assert mask[action] == 1
             env.step(action)
-
-
-def test_game_config_of_env() -> None:
-    assert SelfPlayEnv(3, "random=1").config == GameConfig(num_players=3)

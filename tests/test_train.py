@@ -16,10 +16,9 @@ from agents.specs import make_agent
 
 ROOT = Path(__file__).resolve().parents[1]
 
-# A few hundred learner decisions: 2 envs x 64 steps = 128 per update.
+# A few hundred learner decisions: 2 tables x 64 steps = 128 per update.
 TINY = [
-    "--num-workers", "1",
-    "--envs-per-worker", "2",
+    "--num-tables", "2",
     "--n-steps", "64",
     "--batch-size", "64",
     "--n-epochs", "1",
@@ -30,6 +29,7 @@ TINY = [
     "--eval-every", "2",
     "--eval-deals", "2",
     "--checkpoint-every", "2",
+    "--arena-workers", "1",
     "--no-progress-bar",
 ]  # fmt: skip
 

@@ -632,3 +632,68 @@ def test_the_benchmark_runs_with_a_tiny_budget() -> None:
     rows = {(row["players"], row["engine"]) for row in report["results"]}
     assert rows == {(n, e) for n in (3, 5) for e in ("scalar", "env()", "vector+obs", "vector")}
     assert all(row["decisions_per_second"] > 0 for row in report["results"])
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_stepping_a_subset_of_tables_moves_only_those(players: int) -> None:
+    # Every table of a big engine, stepped at random moments, plays its first round exactly as
+    # a one-table engine given the same deal and actions; the tables left out do not move.
+    count = 12
+    venv = vector.VectorBoon(count, players, seed=players)
+    venv.reset()
+    singles = [vector.VectorBoon(1, players) for _ in range(count)]
+    for i, single in enumerate(singles):
+        single.reset(deals=[venv.deal(i)])
+    rng = np.random.default_rng(players)
+    alive = np.ones(count, dtype=bool)  # until its first round ends (later deals differ)
+    stepped = 0
+    while alive.any():
+        chosen = alive & (rng.random(count) < 0.5)
+        before, masks_before = venv.observe(), venv.action_masks()
+        moves = venv.random_actions(rng)
+        moves[~chosen] = -1  # ignored: those tables do not move
+        _, mask, seat, rewards, done = venv.step(moves, tables=chosen)
+        obs = venv.observe()
+        for i in np.flatnonzero(chosen):
+            _, mask_i, seat_i, rewards_i, done_i = singles[i].step(moves[i : i + 1])
+            assert done[i] == done_i[0]
+            np.testing.assert_array_equal(rewards[i], rewards_i[0])
+            if not done[i]:
+                np.testing.assert_array_equal(mask[i], mask_i[0])
+                assert seat[i] == seat_i[0]
+                np.testing.assert_array_equal(obs[i], singles[i].observe()[0])
+            alive[i] &= not done[i]
+            stepped += 1
+        rest = ~chosen
+        assert not done[rest].any() and not rewards[rest].any()
+        np.testing.assert_array_equal(obs[rest], before[rest])
+        np.testing.assert_array_equal(mask[rest], masks_before[rest])
+    assert stepped > count * 10
+
+
+@pytest.mark.parametrize(
+    ("tables", "message"),
+    [
+        (np.ones(4, dtype=bool), r"tables must be a \(5,\) bool array"),
+        (np.ones(5, dtype=np.int64), "dtype int64"),
+        ([True] * 5 + [False], r"shape \(6,\)"),
+    ],
+)
+def test_a_bad_table_selection_is_refused_and_changes_nothing(tables: Any, message: str) -> None:
+    venv = fresh()
+    before = public_state(venv)
+    with pytest.raises(ValueError, match=message):
+        venv.step(venv.random_actions(np.random.default_rng(0)), tables=tables)
+    assert public_state(venv) == before
+
+
+def test_an_illegal_action_at_a_stepped_table_is_refused() -> None:
+    venv = fresh()
+    before = public_state(venv)
+    moves = venv.random_actions(np.random.default_rng(0))
+    moves[3] = 0  # card 0 is never legal in the pick phase
+    chosen = np.zeros(5, dtype=bool)
+    chosen[3] = True
+    with pytest.raises(ValueError, match="at table 3 "):
+        venv.step(moves, tables=chosen)
+    assert public_state(venv) == before

@@ -2,7 +2,7 @@
 
 | module | what it holds |
 | --- | --- |
-| :mod:`agents.training.selfplay` | the learner's single-agent env over a table, the opponent pool, the batched vector env |
+| :mod:`agents.training.selfplay` | the learner's seats at the tables of the batched engine (a VecEnv), the opponent pool |
 | :mod:`agents.training.imitation` | the imitation warm start (heuristic decisions, behaviour cloning) |
 | :mod:`agents.training.callbacks` | round statistics, snapshots, evaluations and checkpoints during ``learn`` |
 """  # noqa: E501 - a table row per module reads better than wrapped rows

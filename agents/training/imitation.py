@@ -8,9 +8,10 @@ from typing import Any
 
 import numpy as np
 
-from agents.training.selfplay import HeuristicOpponent, RandomOpponent
+from agents.heuristic import HeuristicParams, choose
+from agents.view import View
 from boon_env.encoding import action_mask, encode
-from boon_env.rules import Deal, GameConfig, Round, round_value
+from boon_env.rules import Deal, GameConfig, Round, actions_of, round_value
 
 
 @dataclasses.dataclass
@@ -33,7 +34,7 @@ def imitation_data(
     """
     config = GameConfig(num_players=num_players)
     rng = np.random.default_rng(seed)
-    heuristic = HeuristicOpponent()
+    params = HeuristicParams()
     vc = [config.starting_victory_cards] * num_players
     obs, masks, actions, returns = [], [], [], []
     for _ in range(rounds):
@@ -42,13 +43,14 @@ def imitation_data(
         while state.current >= 0:
             seat = state.current
             legal = state.legal_mask()
-            choice = heuristic.act(state, seat, vc, rng)
+            choice = choose(View.from_round(state, seat), legal, params)
             obs.append(encode(state, seat, vc))
             masks.append(action_mask(legal))
             actions.append(choice)
             seats.append(seat)
             if rng.random() < explore:
-                choice = RandomOpponent().act(state, seat, vc, rng)
+                legal_actions = actions_of(legal)
+                choice = legal_actions[int(rng.integers(len(legal_actions)))]
             state.apply(choice)
         value = round_value(state)
         returns.extend(value[s] for s in seats)

@@ -15,7 +15,7 @@ and ``next_round(deal)``.
 from __future__ import annotations
 
 import operator
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
@@ -45,34 +45,46 @@ def wrap(raw: AECEnv) -> AECEnv:
     return wrappers.OrderEnforcingWrapper(wrapped)
 
 
+def card_game_metadata(name: str) -> dict[str, Any]:
+    """The PettingZoo ``metadata`` of a card-game env called ``name`` (e.g. ``"boon_v0"``)."""
+    return {"render_modes": ["ansi", "human"], "name": name, "is_parallelizable": False}
+
+
 class CardGameEnv(AECEnv):
     """Turn bookkeeping of a card game played in rounds by seats ``player_0 .. player_{n-1}``.
 
-    Subclasses call ``super().__init__(config, obs_size, num_actions)`` (``config`` has
-    ``num_players``, ``episode`` and ``render_mode``), set ``action_meaning`` (for the error on
-    a non-integer action) and implement the hooks below; ``reset`` checks its options, then
-    calls :meth:`_reseed` and :meth:`_start_game`.
+    A subclass sets ``metadata`` (:func:`card_game_metadata`) and the class attributes below,
+    and implements the hooks; its ``reset`` checks its options, then calls :meth:`_reseed` and
+    :meth:`_start_game`.
     """
 
-    #: What the action ids mean, for error messages, e.g. "a card id, 32 pick, 33 pass".
-    action_meaning = ""
+    #: The env's frozen configuration class; ``raw_env(**config)`` builds one. It has at least
+    #: ``num_players``, ``episode`` and ``render_mode``.
+    config_type: ClassVar[type]
+    #: Length of the observation vector.
+    obs_size: ClassVar[int]
+    #: Number of action ids (the size of the ``Discrete`` space and of the mask).
+    num_actions: ClassVar[int]
+    #: What the action ids mean, for the error on a non-integer action.
+    action_meaning: ClassVar[str]
 
-    def __init__(self, config: Any, obs_size: int, num_actions: int) -> None:
+    def __init__(self, **config: Any) -> None:
         super().__init__()
-        self.config = config
-        self.render_mode = config.render_mode
-        self.possible_agents = [f"player_{seat}" for seat in range(config.num_players)]
+        self.config = self.config_type(**config)
+        self.render_mode = self.config.render_mode
+        self.possible_agents = [f"player_{seat}" for seat in range(self.config.num_players)]
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         obs_space = spaces.Dict(
             {
-                "observation": spaces.Box(0.0, 1.0, (obs_size,), np.float32),
-                "action_mask": spaces.Box(0, 1, (num_actions,), np.int8),
+                "observation": spaces.Box(0.0, 1.0, (self.obs_size,), np.float32),
+                "action_mask": spaces.Box(0, 1, (self.num_actions,), np.int8),
             }
         )
         self.observation_spaces = {agent: obs_space for agent in self.possible_agents}
-        self.action_spaces = {agent: spaces.Discrete(num_actions) for agent in self.possible_agents}
-        self._num_actions = num_actions
-        self._no_actions = np.zeros(num_actions, dtype=np.int8)
+        self.action_spaces = {
+            agent: spaces.Discrete(self.num_actions) for agent in self.possible_agents
+        }
+        self._no_actions = np.zeros(self.num_actions, dtype=np.int8)
         self._rng = np.random.default_rng()
         self.game: Any = None
 
@@ -202,7 +214,7 @@ class CardGameEnv(AECEnv):
             return operator.index(action)
         except TypeError:
             raise ValueError(
-                f"action must be an integer 0-{self._num_actions - 1} ({self.action_meaning}), "
+                f"action must be an integer 0-{self.num_actions - 1} ({self.action_meaning}), "
                 f"got {action!r}"
             ) from None
 
@@ -216,7 +228,7 @@ class CardGameEnv(AECEnv):
         return {
             "observation": self._encode(seat),
             "action_mask": (
-                action_mask(self.game.round.legal_mask(), self._num_actions)
+                action_mask(self.game.round.legal_mask(), self.num_actions)
                 if acting
                 else self._no_actions.copy()
             ),

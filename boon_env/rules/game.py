@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from boon_env.core.game import RoundsGame
 from boon_env.rules.config import GameConfig
 from boon_env.rules.round import Deal, Round
 from boon_env.rules.scoring import Settlement, game_over, game_winners, settle
 
 
-class Game:
+class Game(RoundsGame):
     """Victory Cards, the dealer and the round in play.
 
     ``apply`` advances the current round; when it ends, :meth:`apply` settles it and returns
@@ -45,12 +46,6 @@ class Game:
         return game_over(self.victory_cards)
 
     @property
-    def is_truncated(self) -> bool:
-        """Whether the round cap stopped a game the rules had not ended."""
-        cap = self.config.max_rounds
-        return not self.is_over and cap is not None and self.rounds_played >= cap
-
-    @property
     def winners(self) -> list[int]:
         """Seats holding the most Victory Cards."""
         return game_winners(self.victory_cards)
@@ -61,10 +56,7 @@ class Game:
 
     def next_round(self, deal: Deal) -> Round:
         """Start the next round with ``deal``, the next dealer dealing."""
-        if not self.round.is_over:
-            raise ValueError("the current round is not over; cannot start the next one")
-        if self.is_over or self.is_truncated:
-            raise ValueError("the game has ended; no further round can start")
+        self._check_next_round_may_start()
         self.dealer = self.next_dealer()
         self.round = Round(self.config, deal, self.dealer)
         return self.round

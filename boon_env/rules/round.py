@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import NamedTuple
 
 import numpy as np
 
+from boon_env.core.game import Trick
 from boon_env.rules.cards import (
     GOLD,
     NUM_CARDS,
@@ -48,14 +48,6 @@ class Phase(IntEnum):
 # Module-level aliases: the hot paths compare phases at every action, and a global lookup is
 # several times cheaper than an attribute lookup on the enum class.
 _PICK, _DISCARD, _PLAY, _DONE = Phase.PICK, Phase.DISCARD, Phase.PLAY, Phase.DONE
-
-
-class Trick(NamedTuple):
-    """A completed trick: who led, the cards in play order, who won it."""
-
-    leader: int
-    cards: tuple[int, ...]
-    winner: int
 
 
 @dataclass(frozen=True)

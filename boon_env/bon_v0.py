@@ -1,0 +1,173 @@
+"""# B.O.N
+
+| | |
+| --- | --- |
+| Import | `from boon_env import bon_v0` |
+| Actions | Discrete |
+| Parallel API | No |
+| Manual control | `boon play --game bon` |
+| Agents | `agents = ['player_0', ..., 'player_{n-1}']` (3, 4 or 5) |
+| Action shape | (1,) |
+| Action values | Discrete(34) |
+| Observation shape | Dict: `observation` (OBS_SIZE,) float32, `action_mask` (34,) int8 |
+
+B.O.N ("Boast or Nothing") is a trick-taking game for 3-5 players with three colours whose
+ranks shift after every trick: the colours stand in a tower, the highest card of the strongest
+colour in a trick wins it, and the winning colour then drops to the bottom of the tower. Pass
+cards can be played at any time and never win. Each round of 7 tricks scores 1 point for taking
+exactly the table's trick goal and 2 for taking none; the first to 5 points wins. The full rules
+are in `docs/bon.md`.
+
+```python
+>>> from boon_env import bon_v0
+>>> env = bon_v0.env(num_players=4)
+>>> env.reset(seed=42, options={"leader": 2})
+>>> env.agent_selection  # the first leader
+'player_2'
+>>> obs, reward, terminated, truncated, info = env.last()
+>>> obs["observation"].shape, int(obs["action_mask"].sum())  # 7 cards, all legal to lead
+((508,), 7)
+
+```
+
+## Configuration
+
+`bon_v0.env(num_players=4, episode="round", target_score=5, hidden_leftovers=False,
+max_rounds=None, render_mode=None)`. `episode="round"` ends every agent's episode after one
+round; `episode="game"` plays rounds (the tower carrying over, the first lead passing left)
+until a score reaches `target_score` (termination) or `max_rounds` rounds were played
+(truncation). `hidden_leftovers=True` deals the two leftovers face down.
+
+## Observation Space
+
+`observation` is the vector of `boon_env.bon.encoding.PIECES` (table in `docs/bon.md`), seen
+from the observing seat, seats relative (0 = me, 1 = my left, ...).
+`boon_env.bon.encoding.decode` splits it back into named pieces.
+
+## Legal Actions Mask
+
+`action_mask[a] == 1` when action `a` is legal for the agent to act; all zeros for every other
+agent and once the episode is over.
+
+## Action Space
+
+Card ids `colour * 11 + (number - 1)`: red 1-11 = 0-10, yellow 1-11 = 11-21, blue 1-11 = 22-32
+(numbers above the table's range are never dealt); 33 plays a Pass card.
+
+## Rewards
+
+When a round is scored each agent receives the points it scored in it (0, 1 or 2); every other
+step rewards 0. The round's details are in every agent's `info["round"]` (and, at the end of a
+game, `info["game"]`), shown to each agent at its next `last()`.
+
+## Version History
+
+* v0: initial release.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+from pettingzoo import AECEnv
+
+from boon_env.bon import (
+    NUM_ACTIONS,
+    Deal,
+    Game,
+    GameConfig,
+    RoundResult,
+    check_tower,
+    random_tower,
+)
+from boon_env.bon.config import EnvConfig
+from boon_env.bon.encoding import OBS_SIZE, encode
+from boon_env.bon.render import render_table
+from boon_env.core.env import CardGameEnv, card_game_metadata, wrap
+
+__all__ = ["env", "raw_env"]
+
+
+def env(**config: Any) -> AECEnv:
+    """The B.O.N environment with PettingZoo's standard classic-game wrappers (illegal-move
+    termination with reward -1, action bounds, call order), as in :mod:`boon_env.wrappers`."""
+    return wrap(raw_env(**config))
+
+
+class raw_env(CardGameEnv):  # noqa: N801 - PettingZoo's naming convention
+    """Turn bookkeeping over :mod:`boon_env.bon`; see the module docstring."""
+
+    metadata: ClassVar[dict[str, Any]] = card_game_metadata("bon_v0")
+    config_type = EnvConfig
+    obs_size = OBS_SIZE
+    num_actions = NUM_ACTIONS
+    action_meaning = "a Boast card id 0-32, 33 a Pass card"
+    game: Game | None
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Deal the first round. ``options`` (any subset): ``{"deal": {"hands": [[ids], ...],
+        "leftovers": [ids]}, "tower": [colour, colour, colour] (top first), "leader": seat}``;
+        what is not given is drawn from the env's generator (tower, then leader, then deal)."""
+        # Other keys are ignored, as Gymnasium and PettingZoo's api_test expect.
+        options = dict(options or {})
+        game_config = self.config.game
+        n = game_config.num_players
+        # Check every option before reseeding, so that a bad one leaves the env as it was.
+        deal = _deal_from_option(game_config, options["deal"]) if "deal" in options else None
+        tower = None
+        if "tower" in options:
+            try:
+                tower = check_tower(options["tower"])
+            except ValueError as error:
+                raise ValueError(f"options['tower']: {error}") from None
+        leader = options.get("leader")
+        if "leader" in options and (type(leader) is not int or not 0 <= leader < n):
+            raise ValueError(f"options['leader'] must be a seat 0-{n - 1}, got {leader!r}")
+        self._reseed(seed)
+        if tower is None:
+            tower = random_tower(self._rng)
+        if leader is None:
+            leader = int(self._rng.integers(n))
+        if deal is None:
+            deal = self._random_deal()
+        self._start_game(Game(game_config, deal, tower, leader))
+
+    # ---------------------------------------------------------------------- game hooks
+    def _random_deal(self) -> Deal:
+        return Deal.random(self.config.game, self._rng)
+
+    def _encode(self, seat: int) -> np.ndarray:
+        return encode(self.game, seat, not self.config.hidden_leftovers)
+
+    def _round_rewards(self, result: RoundResult) -> tuple[int, ...]:
+        return result.round_points
+
+    def _round_info(self, result: RoundResult) -> dict[str, Any]:
+        return round_info(self.game, result)
+
+    def _render_text(self) -> str:
+        return render_table(self.game, not self.config.hidden_leftovers)
+
+
+def round_info(game: Game, result: RoundResult) -> dict[str, Any]:
+    """The public record of a scored round (the ``info["round"]`` contract)."""
+    state = game.round
+    return {
+        "tricks_won": list(state.tricks_won),
+        "round_points": list(result.round_points),
+        "scores": list(result.scores),
+        "tower": list(state.tower),
+        "tricks": [
+            {"leader": t.leader, "cards": list(t.cards), "winner": t.winner} for t in state.tricks
+        ],
+    }
+
+
+def _deal_from_option(config: GameConfig, deal: Any) -> Deal:
+    if not isinstance(deal, dict) or set(deal) != {"hands", "leftovers"}:
+        raise ValueError(
+            "options['deal'] must be a dict with exactly the keys 'hands' and 'leftovers', "
+            f"got {deal!r}"
+        )
+    return Deal.from_cards(config, deal["hands"], deal["leftovers"])

@@ -1,0 +1,41 @@
+"""What every trick-taking game played in rounds shares: the record of a trick, the simulator's
+round cap and the check that a next round may start. Pure (standard library only)."""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+
+class Trick(NamedTuple):
+    """A completed trick: who led, the cards in play order, who won it."""
+
+    leader: int
+    cards: tuple[int, ...]
+    winner: int
+
+
+class RoundsGame:
+    """Mixin for a game of rounds.
+
+    The game class has ``config.max_rounds``, ``rounds_played``, ``round.is_over`` and its own
+    ``is_over`` (the end under its rules).
+    """
+
+    __slots__ = ()
+    config: Any
+    round: Any
+    rounds_played: int
+
+    is_over: bool  # the game class defines it as a property
+
+    @property
+    def is_truncated(self) -> bool:
+        """Whether the round cap stopped a game the rules had not ended."""
+        cap = self.config.max_rounds
+        return not self.is_over and cap is not None and self.rounds_played >= cap
+
+    def _check_next_round_may_start(self) -> None:
+        if not self.round.is_over:
+            raise ValueError("the current round is not over; cannot start the next one")
+        if self.is_over or self.is_truncated:
+            raise ValueError("the game has ended; no further round can start")
