@@ -6,6 +6,7 @@
 | ``heuristic`` or ``heuristic:pick_threshold_4p=5,win_points=2`` | :class:`~agents.heuristic.HeuristicAgent` with named parameters |
 | ``search`` or ``search:samples=50,points_weight=0.1`` | :class:`~agents.search.SearchAgent` |
 | ``ppo`` or ``ppo:path/to/model.npz`` | :class:`~agents.trained.PPOAgent` (bare ``ppo``: the shipped model for the table size; a ``.zip`` of stable-baselines3 is unpickled: trusted files only) |
+| ``rllib:CHECKPOINT_DIR`` | :class:`~agents.rllib.agent.RLlibAgent`, a ``train_rllib.py`` checkpoint (needs the ``rllib`` extra) |
 """  # noqa: E501 - a table row per kind reads better than wrapped rows
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from agents.random_agent import RandomAgent
 from agents.search import SearchAgent, SearchParams
 from agents.trained import PPOAgent, default_model
 
-KINDS = ("random", "heuristic", "search", "ppo")
+KINDS = ("random", "heuristic", "search", "ppo", "rllib")
 
 
 def make_agent(spec: str, seed: int | None = None, num_players: int = 4) -> Agent:
@@ -37,6 +38,7 @@ def make_agent(spec: str, seed: int | None = None, num_players: int = 4) -> Agen
         "heuristic": _heuristic,
         "search": _search,
         "ppo": _ppo,
+        "rllib": _rllib,
     }
     if kind not in builders:
         raise ValueError(f"unknown agent kind {kind!r} in spec {spec!r}; known kinds: {KINDS}")
@@ -59,6 +61,12 @@ def _search(spec: str, arg: str, seed: int | None, num_players: int) -> Agent:
 
 def _ppo(spec: str, arg: str, seed: int | None, num_players: int) -> Agent:
     return PPOAgent(arg or default_model(num_players), name=spec, num_players=num_players)
+
+
+def _rllib(spec: str, arg: str, seed: int | None, num_players: int) -> Agent:
+    from agents.rllib.agent import RLlibAgent  # imports ray: only rllib specs pay for it
+
+    return RLlibAgent(arg, name=spec, num_players=num_players)
 
 
 def _params(spec: str, arg: str, cls: type) -> dict[str, Any]:
