@@ -5,13 +5,18 @@ and policy layout, and the ``rllib:`` agent spec with its errors."""
 from __future__ import annotations
 
 import ast
+import importlib.util
 import json
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 
 import numpy as np
 import pytest
+import ray
+import tyro
 from gymnasium import spaces
 from ray.rllib.utils.pre_checks.env import check_multiagent_environments
 
@@ -235,24 +240,50 @@ def _run(*command: str, cwd: Path | None = None) -> subprocess.CompletedProcess[
     )
 
 
-def _train(tmp_path: Path, *flags: str) -> Path:
-    tmp_path.mkdir(parents=True, exist_ok=True)
-    out = tmp_path / "checkpoint"
-    train = str(ROOT / "train_rllib.py")
-    result = _run(train, *TINY, "--runs-dir", str(tmp_path), "--out", str(out), *flags)
-    assert result.returncode == 0, result.stdout + result.stderr
-    return out
-
-
 def _arena(*specs: str, deals: int) -> subprocess.CompletedProcess[str]:
     """``boon arena --agents SPECS --deals DEALS`` in a subprocess."""
     return _run("-m", "agents.cli", "arena", "--agents", *specs, "--deals", str(deals))
 
 
+@pytest.fixture(scope="module")
+def ray_session() -> Iterator[None]:
+    """One local Ray for the in-process runs of this module (starting Ray takes seconds)."""
+    ray.init(include_dashboard=False, logging_level="ERROR", num_cpus=1)
+    yield
+    ray.shutdown()
+
+
+def _train_here(tmp_path: Path, *flags: str) -> Path:
+    """``train_rllib.py`` with the TINY flags, in this process (sharing ``ray_session``)."""
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    script = _script()
+    command = [*TINY, "--runs-dir", str(tmp_path), "--out", str(tmp_path / "checkpoint"), *flags]
+    args = tyro.cli(script.Args, args=command)
+    script.check_args(args)
+    return script.main(args)
+
+
+def _script() -> ModuleType:
+    """``train_rllib.py`` as a module (it is a top-level script, not part of the package)."""
+    if "train_rllib" not in sys.modules:
+        spec = importlib.util.spec_from_file_location("train_rllib", ROOT / "train_rllib.py")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["train_rllib"] = module  # dataclasses look their module up here
+        spec.loader.exec_module(module)
+    return sys.modules["train_rllib"]
+
+
+# Building a second algorithm re-registers RLlib's env wrapper with gymnasium.
+RE_REGISTER = "ignore:.*Overriding environment rllib-multi-agent-env:UserWarning"
+
+
+@pytest.mark.filterwarnings(RE_REGISTER)
 @pytest.mark.parametrize("policies", ["shared", "per-seat"])
 @pytest.mark.parametrize("num_players", PLAYERS)
-def test_a_tiny_run_writes_a_checkpoint_that_plays_legally(tmp_path, num_players, policies):
-    out = _train(tmp_path, "--num-players", str(num_players), "--policies", policies)
+def test_a_tiny_run_writes_a_checkpoint_that_plays_legally(
+    ray_session, tmp_path, num_players, policies
+):
+    out = _train_here(tmp_path, "--num-players", str(num_players), "--policies", policies)
     meta = json.loads((out / META_FILE).read_text())
     assert meta["num_players"] == num_players and meta["iteration"] == 1
     assert len(meta["learners"]) == (1 if policies == "shared" else num_players)
@@ -261,17 +292,29 @@ def test_a_tiny_run_writes_a_checkpoint_that_plays_legally(tmp_path, num_players
     assert last["rounds"] > 0 and -20 < last["learner_vc_per_round"] < 20
     # The arena raises on any illegal action, so finishing is legal play.
     specs = [f"rllib:{out}"] + ["random"] * (num_players - 1)
-    report = run_arena(specs, 5, seed=1)
-    assert report.deals == 5
+    assert run_arena(specs, 5, seed=1).deals == 5
 
 
-def test_resume_continues_and_the_cli_arena_plays_the_checkpoint(tmp_path):
-    first = _train(tmp_path / "a")
-    resumed = _train(tmp_path / "b", "--resume", str(first), "--iterations", "2")
-    assert json.loads((resumed / META_FILE).read_text())["iteration"] == 2
-    result = _arena(f"rllib:{resumed}", "random", "random", "random", deals=20)
+@pytest.mark.filterwarnings(RE_REGISTER)
+def test_resume_continues_from_the_checkpoint_and_its_league(ray_session, tmp_path):
+    always = ("--snapshot-margin", "-100")  # every iteration adds a snapshot
+    first = _train_here(tmp_path / "a", *always)
+    assert json.loads((first / META_FILE).read_text())["snapshots_taken"] == 1
+    resumed = _train_here(tmp_path / "b", *always, "--resume", str(first), "--iterations", "2")
+    meta = json.loads((resumed / META_FILE).read_text())
+    assert meta["iteration"] == 2 and meta["snapshots_taken"] == 2
+    with pytest.raises(ValueError, match="num_players=4, not 3"):
+        _train_here(tmp_path / "c", "--resume", str(first), "--num-players", "3")
+
+
+def test_the_command_line_run_plays_in_boon_arena(tmp_path):
+    out = tmp_path / "checkpoint"
+    command = [str(ROOT / "train_rllib.py"), "--num-players", "4", *TINY]
+    result = _run(*command, "--runs-dir", str(tmp_path), "--out", str(out), cwd=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    result = _arena(f"rllib:{out}", "random", "random", "random", deals=20)
     assert result.returncode == 0, result.stderr
-    assert f"rllib:{resumed}" in result.stdout
+    assert f"rllib:{out}" in result.stdout
 
 
 # ---------------------------------------------------------------------------- the rllib: spec
