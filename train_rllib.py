@@ -25,7 +25,12 @@ from typing import Literal
 import ray
 import tyro
 from ray.rllib.algorithms.ppo import PPOConfig
-from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, LEARNER_RESULTS, NUM_MODULE_STEPS_SAMPLED
+from ray.rllib.utils.metrics import (
+    ENV_RUNNER_RESULTS,
+    LEARNER_RESULTS,
+    NUM_ENV_STEPS_SAMPLED,
+    NUM_MODULE_STEPS_SAMPLED,
+)
 from torch.utils.tensorboard import SummaryWriter
 
 from agents.arena import run_arena
@@ -257,7 +262,7 @@ def main(args: Args) -> Path:
 
     # The loop: sample, update, then league bookkeeping, logs, checkpoints and evaluations.
     writer = SummaryWriter(str(run_dir / "tensorboard"))
-    start, decisions = time.time(), 0
+    start, decisions, table_decisions = time.time(), 0, 0
     history: list[dict] = []
     while league["iteration"] < args.iterations and not (
         args.max_minutes and time.time() - start > 60 * args.max_minutes
@@ -268,6 +273,7 @@ def main(args: Args) -> Path:
         figures = round_metrics(result)
         sampled = result[ENV_RUNNER_RESULTS].get(NUM_MODULE_STEPS_SAMPLED, {})
         decisions += sum(int(sampled.get(m, 0)) for m in learners)
+        table_decisions += int(result[ENV_RUNNER_RESULTS].get(NUM_ENV_STEPS_SAMPLED, 0))
         if figures.get("learner_vc_per_round", 0.0) > args.snapshot_margin:
             # The learner beats the pool: it joins it, replacing the oldest snapshot.
             source = learners[league["snapshots_taken"] % len(learners)]
@@ -300,6 +306,7 @@ def main(args: Args) -> Path:
         "wall_time_s": round(wall, 1),
         "learner_decisions_this_run": decisions,
         "learner_decisions_per_second": round(decisions / wall, 1) if wall else None,
+        "table_decisions_per_second": round(table_decisions / wall, 1) if wall else None,
         "last_iteration": history[-1] if history else {},
     }
     if args.arena_deals:

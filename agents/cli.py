@@ -32,7 +32,8 @@ from boon_env.rules import (
 )
 
 _SPEC_HELP = (
-    "agent spec: random, heuristic[:name=value,...], search[:samples=N], ppo[:path/to/model.npz]"
+    "agent spec: random, heuristic[:name=value,...], search[:samples=N], ppo[:path/to/model.npz], "
+    "rllib:CHECKPOINT_DIR"
 )
 
 

@@ -307,7 +307,7 @@ def test_resume_continues_from_the_checkpoint_and_its_league(ray_session, tmp_pa
         _train_here(tmp_path / "c", "--resume", str(first), "--num-players", "3")
 
 
-def test_the_command_line_run_plays_in_boon_arena(tmp_path):
+def test_the_command_line_run_plays_in_boon_arena_and_boon_play(tmp_path):
     out = tmp_path / "checkpoint"
     command = [str(ROOT / "train_rllib.py"), "--num-players", "4", *TINY]
     result = _run(*command, "--runs-dir", str(tmp_path), "--out", str(out), cwd=tmp_path)
@@ -315,6 +315,13 @@ def test_the_command_line_run_plays_in_boon_arena(tmp_path):
     result = _arena(f"rllib:{out}", "random", "random", "random", deals=20)
     assert result.returncode == 0, result.stderr
     assert f"rllib:{out}" in result.stdout
+    # A person plays a round against it (always the first legal move).
+    play = ["-m", "agents.cli", "play", "--opponents", f"rllib:{out}", "--rounds", "1"]
+    result = subprocess.run(
+        [sys.executable, *play], input="1\n" * 40, capture_output=True, text=True, timeout=300
+    )
+    assert result.returncode == 0, result.stderr
+    assert "Round over." in result.stdout
 
 
 # ---------------------------------------------------------------------------- the rllib: spec
