@@ -16,6 +16,7 @@ See ``docs/rllib.md``.
 from __future__ import annotations
 
 import json
+import math
 import sys
 import time
 from dataclasses import asdict, dataclass
@@ -272,8 +273,8 @@ def main(args: Args) -> Path:
         step = league["iteration"]
         figures = round_metrics(result)
         sampled = result[ENV_RUNNER_RESULTS].get(NUM_MODULE_STEPS_SAMPLED, {})
-        decisions += sum(int(sampled.get(m, 0)) for m in learners)
-        table_decisions += int(result[ENV_RUNNER_RESULTS].get(NUM_ENV_STEPS_SAMPLED, 0))
+        decisions += sum(_count(sampled.get(m)) for m in learners)
+        table_decisions += _count(result[ENV_RUNNER_RESULTS].get(NUM_ENV_STEPS_SAMPLED))
         if figures.get("learner_vc_per_round", 0.0) > args.snapshot_margin:
             # The learner beats the pool: it joins it, replacing the oldest snapshot.
             source = learners[league["snapshots_taken"] % len(learners)]
@@ -317,6 +318,11 @@ def main(args: Args) -> Path:
     (run_dir / "summary.json").write_text(json.dumps(summary, indent=2))
     algo.stop()
     return out
+
+
+def _count(value: float | None) -> int:
+    # RLlib reports NaN for a count no env runner sent this iteration (e.g. a slow runner).
+    return int(value) if value is not None and math.isfinite(value) else 0
 
 
 def _flags(args: Args) -> list[str]:

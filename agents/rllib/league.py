@@ -213,7 +213,7 @@ def round_metrics(result: dict[str, Any]) -> dict[str, float]:
     rates of those rounds. Empty when no learner round was scored this iteration."""
     counts = result.get(ENV_RUNNER_RESULTS, {}).get("boon", {})
     rounds = float(counts.get("rounds", 0.0))
-    if not rounds:
+    if not rounds > 0:  # none scored, or NaN: no env runner reported this iteration
         return {}
     return {
         "rounds": rounds,
