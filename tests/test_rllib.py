@@ -303,6 +303,10 @@ def test_resume_continues_from_the_checkpoint_and_its_league(ray_session, tmp_pa
     resumed = _train_here(tmp_path / "b", *always, "--resume", str(first), "--iterations", "2")
     meta = json.loads((resumed / META_FILE).read_text())
     assert meta["iteration"] == 2 and meta["snapshots_taken"] == 2
+    # A checkpoint rewritten in place (as training does) is played anew, not from a cache.
+    before = make_agent(f"rllib:{first}").module
+    _train_here(tmp_path / "a", *always, "--resume", str(first), "--iterations", "2")
+    assert make_agent(f"rllib:{first}").module is not before
     with pytest.raises(ValueError, match="num_players=4, not 3"):
         _train_here(tmp_path / "c", "--resume", str(first), "--num-players", "3")
 

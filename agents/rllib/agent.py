@@ -71,7 +71,10 @@ class RLlibAgent:
             raise ModelFileError(
                 f"{checkpoint} was trained for {meta['num_players']} players, not {num_players}"
             )
-        self.module = _load_module(str(module_path(checkpoint.resolve(), meta["learners"][0])))
+        # The checkpoint is rewritten in place during training: its time is part of the key.
+        written = (checkpoint / META_FILE).stat().st_mtime_ns
+        path = module_path(checkpoint.resolve(), meta["learners"][0])
+        self.module = _load_module(str(path), written)
         self.name = name or f"rllib:{checkpoint}"
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
@@ -92,7 +95,7 @@ class RLlibAgent:
 
 # The arena builds agents once per chunk of deals; modules are only read, so they are shared.
 @lru_cache(maxsize=8)
-def _load_module(path: str) -> RLModule:
+def _load_module(path: str, written: int) -> RLModule:
     try:
         module = RLModule.from_checkpoint(path)
     except Exception as error:  # files, pickles and torch all raise their own kinds
