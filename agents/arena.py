@@ -19,6 +19,13 @@ deviation; with one deal it collapses to the mean).
 
 Results do not depend on the number of workers: deal ``d`` and each agent's per-round seed
 are derived from ``(seed, d, rotation, slot)`` alone.
+
+**Batched play.** When every agent can act at many tables at once (``batched``: ``random``,
+``ppo``; see :class:`agents.base.BatchAgent`), the deals are played on the vector engine
+(:class:`boon_env.vector.VectorBoon`) instead, every (deal, rotation) one table, each agent
+choosing for all the tables where it is to act in one call. The deals, dealers and per-round
+agent seeds are the same, and so are the results, round by round (the tests check it); any
+other agent (``heuristic``, ``search``) plays the one-table way.
 """
 
 from __future__ import annotations
@@ -36,7 +43,16 @@ import numpy as np
 
 from agents.specs import make_agent
 from boon_env import boon_v0
-from boon_env.rules import PLAYER_COUNTS, Deal, GameConfig, cards_of, picker_won
+from boon_env.rules import (
+    PLAYER_COUNTS,
+    Deal,
+    GameConfig,
+    cards_of,
+    picker_won,
+    replay,
+    settle,
+)
+from boon_env.vector import VectorBoon
 
 _Z95 = 1.96
 
@@ -61,7 +77,9 @@ class PlayedRound(NamedTuple):
     slots: list[int]  # slots[seat]: the index in the spec list of the agent at that seat
     deal: dict[str, list]  # {"hands": [[ids], ...], "boon": [ids]}
     actions: list[int]  # every action of the round, in order
-    info: dict[str, Any]  # boon_v0's info["round"]
+    # boon_v0's info["round"]; batched play without --save keeps only the keys the records
+    # need and the engine gives (all but payout, victory_cards and tricks)
+    info: dict[str, Any]
 
     def records(self) -> list[SeatRecord]:
         """One :class:`SeatRecord` per seat."""
@@ -156,11 +174,14 @@ def run_arena(
     workers: int = 1,
     progress: bool = False,
     save: str | Path | None = None,
+    batch: bool = True,
 ) -> ArenaReport:
     """Play ``deals`` deals, each in every rotation of ``specs`` (one spec per seat).
 
     With ``save``, every round played is written to that file as one JSON line
-    (:meth:`PlayedRound.to_json`), deal by deal.
+    (:meth:`PlayedRound.to_json`), deal by deal. When every agent can act on a batch, the
+    rounds are played batched (see the module docstring) unless ``batch`` is ``False``; the
+    results are the same either way.
 
     Raises:
         ValueError: a bad player count, deal count, worker count or agent spec.
@@ -178,7 +199,7 @@ def run_arena(
     try:
         per_deal = [
             _logged(rounds, specs, out)
-            for rounds in _play_all(specs, deals, seed, workers, progress)
+            for rounds in _play_all(specs, deals, seed, workers, progress, save is not None, batch)
         ]
     finally:
         if out is not None:
@@ -200,11 +221,24 @@ def _logged(rounds: list[PlayedRound], specs: list[str], out: TextIO | None) -> 
 
 # ------------------------------------------------------------------------------------ playing
 def _play_all(
-    specs: list[str], deals: int, seed: int, workers: int, progress: bool
+    specs: list[str],
+    deals: int,
+    seed: int,
+    workers: int,
+    progress: bool,
+    full: bool,
+    batch: bool,
 ) -> Iterator[list[PlayedRound]]:
-    # Chunks small enough for a lively progress bar, large enough to amortise the hand-off.
-    size = max(1, min(50, deals // (workers * 8)))
-    chunks = [(specs, seed, first, min(first + size, deals)) for first in range(0, deals, size)]
+    # Chunks small enough for a lively progress bar, large enough to amortise the hand-off
+    # (batched play wants hundreds of tables per step).
+    batched = batch and all(
+        _batched(make_agent(spec, num_players=len(specs))) for spec in set(specs)
+    )
+    size = max(1, min(_BATCH_DEALS if batched else 50, deals // (workers * 8)))
+    chunks = [
+        (specs, seed, first, min(first + size, deals), full, batched)
+        for first in range(0, deals, size)
+    ]
     bar = _progress_bar(deals, progress)
     try:
         if workers == 1:
@@ -236,10 +270,20 @@ def _progress_bar(total: int, enabled: bool) -> Any:
     return tqdm(total=total, unit="deal", file=sys.stderr)
 
 
-def _play_chunk(task: tuple[list[str], int, int, int]) -> list[list[PlayedRound]]:
-    specs, seed, first, stop = task
+def _play_chunk(task: tuple[list[str], int, int, int, bool, bool]) -> list[list[PlayedRound]]:
+    specs, seed, first, stop, full, batched = task
+    if batched:  # one agent per spec, acting for all its slots at once
+        by_spec = {spec: make_agent(spec, num_players=len(specs)) for spec in specs}
+        return play_deals_batched([by_spec[spec] for spec in specs], seed, first, stop, full)
     agents = [make_agent(spec, num_players=len(specs)) for spec in specs]
     return play_deals(agents, seed, first, stop)
+
+
+_BATCH_DEALS = 256  # deals per batched chunk: 768-1280 tables
+
+
+def _batched(agent: Any) -> bool:
+    return bool(getattr(agent, "batched", False))
 
 
 def play_deals(agents: Sequence[Any], seed: int, first: int, stop: int) -> list[list[PlayedRound]]:
@@ -261,10 +305,9 @@ def match(
     spec): the same deals, rotations and statistics as :func:`run_arena`, pooled by name."""
     if len(agents) != len(names) or len(agents) not in PLAYER_COUNTS:
         raise ValueError(f"match needs 3, 4 or 5 agents with one name each, got {len(agents)}")
-    per_deal = [
-        [record for played in rounds for record in played.records()]
-        for rounds in play_deals(agents, seed, 0, deals)
-    ]
+    play = play_deals_batched if all(_batched(agent) for agent in agents) else play_deals
+    played = play(agents, seed, 0, deals)
+    per_deal = [[record for one in rounds for record in one.records()] for rounds in played]
     return summarize(names, per_deal)
 
 
@@ -314,6 +357,126 @@ def play_round(
         env.step(seated[seat_of[agent]].act(observed["observation"], observed["action_mask"]))
         agent = env.agent_selection
     return env.infos[agent]["round"]
+
+
+def play_deals_batched(
+    agents: Sequence[Any], seed: int, first: int, stop: int, full: bool = False
+) -> list[list[PlayedRound]]:
+    """:func:`play_deals` on the vector engine, for agents that are all ``batched``: every
+    (deal, rotation) is a table, and at each step every agent acts at once at all the tables
+    where one of its seats is to act. Same rounds, same results; ``full`` builds the whole
+    ``info["round"]`` (replaying each round on the rules engine), else only the engine's keys.
+
+    An agent object may sit in several slots (one call for all of them): its rounds are told
+    apart as rows ``table * n + slot`` of :meth:`~agents.base.BatchAgent.reset_batch`.
+    """
+    n = len(agents)
+    config = GameConfig(num_players=n)
+    options = [deal_options(make_deal(config, seed, d), d % n) for d in range(first, stop)]
+    tables = len(options) * n
+    rotation = np.tile(np.arange(n), len(options))  # table t plays deal first + t // n
+    venv = VectorBoon(tables, n, observations=False)
+    venv.reset(deals=[{**o["deal"], "dealer": o["dealer"]} for o in options for _ in range(n)])
+    unique = {id(agent): agent for agent in agents}
+    # sits[key][slot]: whether agent ``key`` sits in that slot
+    sits = {key: np.array([a is agent for a in agents]) for key, agent in unique.items()}
+    seeds = _RoundSeeds(seed, first, n, tables)
+    for agent in unique.values():
+        agent.reset_batch(seeds)
+    mask, seat = venv.action_masks(), venv.seat
+    playing = np.ones(tables, dtype=bool)
+    ended_at = np.zeros(tables, dtype=np.int64)
+    history: list[np.ndarray] = []
+    records: dict[str, np.ndarray] = {}
+    while playing.any():
+        # Finished tables have been dealt a next round; they play on with filler moves.
+        actions = np.argmax(mask, axis=1)
+        slot_of = (seat - rotation) % n
+        for key, agent in unique.items():
+            rows = np.flatnonzero(playing & sits[key][slot_of])
+            if rows.size:
+                observed = venv.observe(rows) if agent.observes else None
+                actions[rows] = agent.act_batch(observed, mask[rows], rows * n + slot_of[rows])
+        history.append(actions)
+        _obs, mask, seat, _rewards, done = venv.step(actions)
+        ended = np.flatnonzero(done & playing)
+        if ended.size:
+            finished = venv.finished
+            for name in _RECORDED:
+                column = getattr(finished, name)
+                records.setdefault(name, column)[ended] = column[ended]
+            ended_at[ended] = len(history)
+            playing[ended] = False
+    moves = np.stack(history, axis=1)
+    infos = (
+        [_full_info(config, options[t // n], moves[t, : ended_at[t]]) for t in range(tables)]
+        if full
+        else _engine_infos(config, records)
+    )
+    played: list[list[PlayedRound]] = [[] for _ in options]
+    for t, info in enumerate(infos):
+        option, r = options[t // n], t % n
+        played[t // n].append(
+            PlayedRound(
+                first + t // n,
+                r,
+                option["dealer"],
+                [(s - r) % n for s in range(n)],
+                option["deal"],
+                moves[t, : ended_at[t]].tolist(),
+                info,
+            )
+        )
+    return played
+
+
+class _RoundSeeds(Sequence[int]):
+    """The per-round agent seeds of a batched chunk, row ``table * n + slot``, each computed
+    when read (a deterministic agent never reads them)."""
+
+    def __init__(self, seed: int, first: int, n: int, tables: int) -> None:
+        self._seed, self._first, self._n, self._tables = seed, first, n, tables
+
+    def __len__(self) -> int:
+        return self._tables * self._n
+
+    def __getitem__(self, row: int) -> int:  # type: ignore[override] - no slices needed
+        if not 0 <= row < len(self):
+            raise IndexError(row)
+        table, slot = divmod(row, self._n)
+        deal, rotation = divmod(table, self._n)
+        return _agent_seed(self._seed, self._first + deal, rotation, slot)
+
+
+_RECORDED = ("picker", "leaster", "leaster_winner", "discards", "points", "tricks_won", "values")
+
+
+def _engine_infos(config: GameConfig, records: dict[str, np.ndarray]) -> list[dict[str, Any]]:
+    # The info["round"] keys the engine gives, as boon_v0 writes them (discards padded).
+    columns = {name: records[name].tolist() for name in _RECORDED}
+    pad = [boon_v0.NO_ID] * config.boon_size
+    return [
+        {
+            "picker": picker,
+            "leaster": leaster,
+            "leaster_winner": winner,
+            "points": points,
+            "tricks_won": tricks,
+            "value": value,
+            "discards": [*cards_of(discards), *pad][: config.boon_size],
+        }
+        for picker, leaster, winner, discards, points, tricks, value in zip(
+            *(columns[name] for name in _RECORDED), strict=True
+        )
+    ]
+
+
+def _full_info(config: GameConfig, option: dict[str, Any], actions: np.ndarray) -> dict[str, Any]:
+    # What boon_v0 reports for the round, each arena round being a game's first.
+    deal = Deal.from_cards(config, option["deal"]["hands"], option["deal"]["boon"])
+    state = replay(config, deal, actions.tolist(), option["dealer"])
+    holdings = [config.starting_victory_cards] * config.num_players
+    return boon_v0.round_info(state, settle(state, holdings))
 
 
 def _agent_seed(seed: int, index: int, rotation: int, slot: int) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
 import numpy as np
@@ -24,4 +25,29 @@ class Agent(Protocol):
 
     def reset(self, seed: int | None = None) -> None:
         """Prepare for a new round."""
+        ...
+
+
+@runtime_checkable
+class BatchAgent(Agent, Protocol):
+    """A player that can also act at many tables at once (the batched arena, the pick study).
+
+    ``batched`` says whether it can (a sampling policy cannot); ``observes`` whether
+    ``act_batch`` looks at the observations (else it may be given ``None``). ``reset_batch``
+    starts one round per table with that table's seed, and ``act_batch`` chooses, for rows
+    ``j`` at tables ``tables[j]`` (distinct), what ``act`` would choose after ``reset(seed)``
+    with that table's seed and the same earlier decisions: the two paths agree exactly.
+    """
+
+    batched: bool
+    observes: bool
+
+    def reset_batch(self, seeds: Sequence[int]) -> None:
+        """Prepare one round per table, seeded."""
+        ...
+
+    def act_batch(
+        self, observations: np.ndarray | None, masks: np.ndarray, tables: np.ndarray
+    ) -> np.ndarray:
+        """One legal action per row of ``masks`` (k, 34) int8; returns (k,) integers."""
         ...

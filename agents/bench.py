@@ -1,14 +1,31 @@
-"""Throughput of the rules engine and of the AEC environment under random legal play.
+"""Throughput of the rules engines under random legal play: scalar, ``env()`` and vector.
 
-Run: ``boon bench`` (or ``python benchmarks/bench_env.py``). Prints, for 3, 4 and 5 players,
-rounds/s and decisions/s of the engine alone (``boon_env.rules``: deal, legal moves, apply,
-settle) and of ``boon_v0.env()`` with its wrappers, where every step also builds the acting
-agent's observation and action mask through ``env.last()``.
+Run: ``boon bench [--players 3 4 5] [--repeats 5] [--json]`` (or ``python
+benchmarks/bench_vector.py``, the same). For each player count and in the same run it measures
+decisions/s and rounds/s of:
+
+- ``scalar``: the ``boon_env.rules`` engine, one table and one decision at a time (deal, legal
+  moves, apply, settle), no observations;
+- ``env()``: ``boon_v0.env()`` with its wrappers, where every step also builds the acting
+  agent's observation and action mask through ``env.last()``;
+- ``vector+obs``: ``boon_env.vector.VectorBoon`` on ``--tables`` tables, building every acting
+  seat's observation and mask;
+- ``vector``: ``VectorBoon(observations=False)``, masks only (rollout mode).
+
+The vector engine is driven from Python: before each step, ``VectorBoon.random_actions`` draws
+a uniformly random legal action per table, and that draw is part of the measured time. Every
+figure is the median of ``--repeats`` interleaved runs; ``x scalar`` is the ratio to the scalar
+median of the same run, the robust figure on a shared machine. Measure on one core: ``boon``
+and ``benchmarks/bench_vector.py`` set the BLAS thread variables to 1 before numpy loads.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import platform
+import statistics
 import time
 from dataclasses import dataclass
 
@@ -16,6 +33,7 @@ import numpy as np
 
 from boon_env import boon_v0
 from boon_env.rules import PASS, PICK, Deal, GameConfig, Phase, Round, cards_of, settle
+from boon_env.vector import VectorBoon
 
 _PICK_OR_PASS = (PICK, PASS)
 
@@ -75,29 +93,125 @@ def bench_env(num_players: int, rounds: int, seed: int = 0) -> Throughput:
     return Throughput(rounds / elapsed, decisions / elapsed)
 
 
+def bench_vector(
+    num_players: int, tables: int, steps: int, observations: bool, seed: int = 0
+) -> Throughput:
+    """``steps`` steps of random legal play on ``tables`` tables of ``VectorBoon`` (after enough
+    warm-up steps for the tables' rounds to drift apart)."""
+    venv = VectorBoon(tables, num_players, seed=seed, observations=observations)
+    rng = np.random.default_rng(seed + 1)
+    venv.reset()
+    for _ in range(100):
+        venv.step(venv.random_actions(rng))
+    rounds = 0
+    start = time.perf_counter()
+    for _ in range(steps):
+        _obs, _mask, _seat, _rewards, done = venv.step(venv.random_actions(rng))
+        rounds += int(done.sum())
+    elapsed = time.perf_counter() - start
+    return Throughput(rounds / elapsed, steps * tables / elapsed)
+
+
+def machine() -> str:
+    """The processor's name where Linux tells it, else the architecture."""
+    try:
+        with open("/proc/cpuinfo") as info:
+            names = [
+                line.split(":", 1)[1].strip() for line in info if line.startswith("model name")
+            ]
+    except OSError:
+        names = []
+    return names[0] if names else platform.machine()
+
+
+ENGINES = ("scalar", "env()", "vector+obs", "vector")
+
+
+def measure_once(engine: str, n: int, args: argparse.Namespace, seed: int) -> Throughput:
+    """One run of ``engine`` at ``n`` players."""
+    if engine == "scalar":
+        return bench_engine(n, args.rounds, seed)
+    if engine == "env()":
+        return bench_env(n, args.env_rounds, seed)
+    observations = engine == "vector+obs"
+    steps = args.obs_steps if observations else args.steps
+    return bench_vector(n, args.tables, steps, observations, seed)
+
+
+def measure(args: argparse.Namespace) -> list[dict[str, object]]:
+    """The chosen engines at every player count, ``args.repeats`` interleaved runs each."""
+    results = []
+    for n in args.players:
+        runs: dict[str, list[Throughput]] = {name: [] for name in args.engines}
+        for repeat in range(args.repeats):
+            for name in args.engines:
+                runs[name].append(measure_once(name, n, args, args.seed + repeat))
+        scalar = (
+            statistics.median(r.decisions_per_second for r in runs["scalar"])
+            if "scalar" in runs
+            else None
+        )
+        for name, measured in runs.items():
+            decisions = statistics.median(r.decisions_per_second for r in measured)
+            results.append(
+                {
+                    "players": n,
+                    "engine": name,
+                    "decisions_per_second": decisions,
+                    "rounds_per_second": statistics.median(r.rounds_per_second for r in measured),
+                    "x_scalar": None if scalar is None else decisions / scalar,
+                    "runs": [r.decisions_per_second for r in measured],
+                }
+            )
+    return results
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The benchmark's options (shared by ``boon bench`` and :func:`main`)."""
-    parser.add_argument("--rounds", type=int, default=20_000, help="rounds per engine run")
-    parser.add_argument("--env-rounds", type=int, default=3_000, help="rounds per env run")
+    """The benchmark's options."""
+    parser.add_argument("--tables", type=int, default=1024, help="B, tables of the vector engine")
+    parser.add_argument("--steps", type=int, default=600, help="timed steps, masks only")
+    parser.add_argument("--obs-steps", type=int, default=200, help="timed steps, observations")
+    parser.add_argument("--rounds", type=int, default=3000, help="rounds per scalar run")
+    parser.add_argument("--env-rounds", type=int, default=300, help="rounds per env() run")
     parser.add_argument(
         "--players", type=int, nargs="+", default=[3, 4, 5], help="player counts to measure"
     )
+    parser.add_argument("--repeats", type=int, default=5, help="interleaved runs per figure")
     parser.add_argument("--seed", type=int, default=0, help="seed of the deals and the moves")
+    parser.add_argument(
+        "--engines", nargs="+", choices=ENGINES, default=list(ENGINES), help="engines to measure"
+    )
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
 
 
 def run(args: argparse.Namespace) -> None:
-    """Print the benchmark table for parsed ``args``."""
-    print(f"{'players':>7}  {'what':<7}  {'rounds/s':>10}  {'decisions/s':>12}")
-    for n in args.players:
-        for name, bench, rounds in (
-            ("engine", bench_engine, args.rounds),
-            ("env()", bench_env, args.env_rounds),
-        ):
-            result = bench(n, rounds, args.seed)
-            print(
-                f"{n:>7}  {name:<7}  {result.rounds_per_second:>10,.0f}  "
-                f"{result.decisions_per_second:>12,.0f}"
-            )
+    """Measure and print a table (or JSON) for parsed ``args``."""
+    results = measure(args)
+    if args.json:
+        report = {
+            "tables": args.tables,
+            "repeats": args.repeats,
+            "machine": machine(),
+            "python": platform.python_version(),
+            "numpy": np.__version__,
+            "load_average": os.getloadavg(),
+            "results": results,
+        }
+        print(json.dumps(report, indent=2))
+        return
+    print(
+        f"B = {args.tables} tables, one core, median of {args.repeats} runs; "
+        f"{machine()}, Python {platform.python_version()}, "
+        f"numpy {np.__version__}"
+    )
+    print(f"{'players':>7}  {'engine':<10}  {'decisions/s':>12}  {'rounds/s':>10}  {'x scalar':>8}")
+    for row in results:
+        ratio = "-" if row["x_scalar"] is None else f"{row['x_scalar']:.1f}"
+        print(
+            f"{row['players']:>7}  {row['engine']:<10}  {row['decisions_per_second']:>12,.0f}  "
+            f"{row['rounds_per_second']:>10,.0f}  {ratio:>8}"
+        )
+    print("load average (1, 5, 15 min): " + ", ".join(f"{x:.2f}" for x in os.getloadavg()))
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -1,4 +1,4 @@
-"""The ``boon`` command line: ``boon arena``, ``boon play`` and ``boon bench``.
+"""The ``boon`` command line: ``boon arena``, ``boon play``, ``boon serve`` and ``boon bench``.
 
 Run ``boon --help`` or ``boon <command> --help``; examples are in ``docs/cli.md``.
 """
@@ -12,13 +12,19 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from agents import bench
-from agents.arena import run_arena
-from agents.base import Agent
-from agents.specs import make_agent
-from boon_env import boon_v0
-from boon_env.render import render_table
-from boon_env.rules import (
+# One BLAS thread per process, set before numpy loads (a value the user set wins): the arena's
+# parallelism is its worker processes, and a second BLAS thread on the batched policy's small
+# products costs far more than it gains on a busy machine; the benchmarks measure one core.
+for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_variable, "1")
+
+from agents import bench  # noqa: E402
+from agents.arena import run_arena  # noqa: E402
+from agents.base import Agent  # noqa: E402
+from agents.specs import make_agent  # noqa: E402
+from boon_env import boon_v0  # noqa: E402
+from boon_env.render import render_table  # noqa: E402
+from boon_env.rules import (  # noqa: E402
     PASS,
     PICK,
     PLAYER_COUNTS,
@@ -116,6 +122,35 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     play.set_defaults(run=_run_play)
 
+    serve = commands.add_parser(
+        "serve",
+        help="play in the browser, or step through a replay",
+        description="Serve a web table on this machine: open the printed address to play whole "
+        "games against agents (with a coach), or, with --replay, to step through the rounds of "
+        "a 'boon arena --save' file with every hand shown. Needs the 'web' extra.",
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="address (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8000, help="port (default 8000; 0: any free)")
+    serve.add_argument("--players", type=int, default=4, choices=PLAYER_COUNTS)
+    serve.add_argument(
+        "--opponents",
+        nargs="+",
+        default=["heuristic"],
+        metavar="SPEC",
+        help=f"one spec for every opponent, or one per opponent seat; {_SPEC_HELP}",
+    )
+    serve.add_argument("--replay", metavar="FILE.jsonl", help="a 'boon arena --save' file")
+    serve.add_argument("--seed", type=int, default=None, help="seed of the deals and the agents")
+    serve.add_argument(
+        "--idle-timeout",
+        type=float,
+        default=1800.0,
+        metavar="SECONDS",
+        help="drop a game after this long without a move (default 1800)",
+    )
+    serve.add_argument("--max-games", type=int, default=64, help="games open at once (default 64)")
+    serve.set_defaults(run=_run_serve)
+
     bench_parser = commands.add_parser(
         "bench",
         help="measure the engine and environment throughput",
@@ -160,6 +195,35 @@ def _check_specs(specs: Sequence[str], num_players: int) -> list[Agent]:
 
 def _run_bench(args: argparse.Namespace) -> int:
     bench.run(args)
+    return 0
+
+
+# -------------------------------------------------------------------------------------- serve
+def _run_serve(args: argparse.Namespace) -> int:
+    if args.idle_timeout <= 0 or args.max_games < 1:
+        raise UsageError("--idle-timeout must be > 0 and --max-games >= 1")
+    try:
+        from agents.web import app as web  # the web extra; only this command needs it
+    except ImportError as error:
+        raise UsageError(f"needs the web extra: pip install 'boon-env[web]' ({error})") from None
+    names = web.host_names(args.host)
+    try:
+        app = web.create_app(
+            args.players,
+            args.opponents,
+            args.replay,
+            seed=args.seed,
+            idle_timeout=args.idle_timeout,
+            max_games=args.max_games,
+            allowed_hosts=names,
+        )
+        listener = web.listen(args.host, args.port)
+    except ValueError as error:  # a bad spec, replay file or address
+        raise UsageError(str(error)) from None
+    print(f"Boon table at {web.url_of(listener)} (Ctrl+C to stop)", flush=True)
+    if "*" in names:
+        print(f"warning: listening on {args.host}: anyone who can reach it can use this table")
+    web.run(app, listener, args.max_games)
     return 0
 
 

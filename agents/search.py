@@ -16,24 +16,32 @@ ties between actions that land in the same scoring band.
 
 from __future__ import annotations
 
+from bisect import bisect_right
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+from math import comb
 
 import numpy as np
 
 from agents.heuristic import HeuristicParams, choose
 from agents.view import CONFIGS, View, legal_bits
 from boon_env.rules import (
+    SUIT_MASK,
     SUIT_OF,
     TOTAL_POINTS,
     Phase,
     Round,
     actions_of,
     cards_of,
+    mask_of,
+    names_of,
     round_value,
     seats_to_play,
 )
 
-_MAX_SAMPLE_TRIES = 50
+_NUM_SUITS = len(SUIT_MASK)
+_ALL_SUITS = (1 << _NUM_SUITS) - 1
 
 
 @dataclass(frozen=True)
@@ -65,6 +73,23 @@ def search_action(
     if len(actions) == 1:
         return actions[0]
     default = choose(view, legal, rollout)
+    values = action_values(view, legal, params, rollout, rng)
+    best = max(values.values())
+    if values[default] >= best - 1e-9:
+        return default
+    return next(action for action in actions if values[action] == best)
+
+
+def action_values(
+    view: View,
+    legal: int,
+    params: SearchParams,
+    rollout: HeuristicParams,
+    rng: np.random.Generator,
+) -> dict[int, float]:
+    """The mean playout outcome (:func:`outcome`) of every legal action, over the same
+    ``params.samples`` sampled deals for all actions."""
+    actions = actions_of(legal)
     totals = [0.0] * len(actions)
     for _ in range(params.samples):
         state = sample_round(view, rng)
@@ -73,10 +98,7 @@ def search_action(
             playout.apply(action)
             play_out(playout, rollout)
             totals[i] += outcome(playout, view.me, params.points_weight)
-    best = max(totals)
-    if totals[actions.index(default)] >= best - 1e-9:
-        return default
-    return actions[totals.index(best)]
+    return {action: total / params.samples for action, total in zip(actions, totals, strict=True)}
 
 
 def play_out(state: Round, params: HeuristicParams) -> None:
@@ -103,25 +125,21 @@ def outcome(state: Round, seat: int, points_weight: float) -> float:
 
 # ------------------------------------------------------------------------------ determinizing
 def sample_round(view: View, rng: np.random.Generator) -> Round:
-    """A full round consistent with ``view``: the unseen cards dealt at random to the other
-    hands and to whatever pile ``view.me`` cannot see (the Boon, or the picker's discards)."""
+    """A full round consistent with ``view``, drawn uniformly among all such rounds: the unseen
+    cards dealt to the other hands and to whatever pile ``view.me`` cannot see (the Boon, or
+    the picker's discards), no seat getting a suit it has shown it lacks (see
+    :func:`deal_hidden`)."""
     n, me = view.num_players, view.me
-    config = CONFIGS[n]
-    capacity = _hidden_sizes(view)
-    unseen = cards_of(view.unseen())
     # Seats that revealed a void cannot hold that suit; the pile (index n) takes anything.
-    eligible = {
-        card: [s for s in range(n + 1) if s == n or not view.voids[s] >> SUIT_OF[card] & 1]
-        for card in unseen
-    }
-    hidden = _deal_hidden(unseen, eligible, capacity, rng)
+    suits = [_ALL_SUITS & ~view.voids[seat] for seat in range(n)] + [_ALL_SUITS]
+    hidden = deal_hidden(view.unseen(), suits, _hidden_sizes(view), rng)
     hands = list(hidden[:n])
     hands[me] = view.hand
     pile = hidden[n]
     picker = view.picker
     in_pile_boon = picker is None  # before a pick and in a Leaster the pile is the Boon
     return Round.from_hidden_state(
-        config,
+        CONFIGS[n],
         dealer=view.dealer,
         hands=hands,
         boon=pile if in_pile_boon else view.boon,
@@ -147,36 +165,113 @@ def _hidden_sizes(view: View) -> list[int]:
     return [*sizes, pile]
 
 
-def _deal_hidden(
-    cards: tuple[int, ...],
-    eligible: dict[int, list[int]],
-    capacity: list[int],
-    rng: np.random.Generator,
+def deal_hidden(
+    cards: int, suits: Sequence[int], sizes: Sequence[int], rng: np.random.Generator
 ) -> list[int]:
-    """Bitmask per holder; each card to a holder allowed to take it, chosen in proportion to
-    the room it has left. The most constrained cards go first; a dead end starts over."""
-    ties = rng.random(len(cards)).tolist()
-    ranked = sorted((len(eligible[card]), tie, card) for card, tie in zip(cards, ties, strict=True))
-    order = [card for _, _, card in ranked]
-    for _ in range(_MAX_SAMPLE_TRIES):
-        room = list(capacity)
-        masks = [0] * len(capacity)
-        # One uniform per card, drawn up front: a generator call per card costs more than a deal.
-        for card, u in zip(order, rng.random(len(order)).tolist(), strict=True):
-            holders = [h for h in eligible[card] if room[h]]
-            if not holders:
-                break
-            # Walk the holders' room until it covers u of the total room.
-            target = u * sum(room[h] for h in holders)
-            for holder in holders:
-                target -= room[holder]
-                if target < 0:
-                    break
-            room[holder] -= 1
-            masks[holder] |= 1 << card
-        else:
-            return masks
-    raise RuntimeError("could not deal the unseen cards consistently with the revealed voids")
+    """Deal the set ``cards`` to holders: holder ``h`` gets exactly ``sizes[h]`` cards, all of
+    suits in the bitmask ``suits[h]`` (bit = suit index). Returns one bitmask per holder.
+
+    Every such deal is equally likely, and the draw cannot fail while one exists:
+
+    1. Holders allowed the same suits form a class (e.g. all seats that showed no void, with
+       the pile). A class's cards can be split among its members in any way, so only how many
+       cards of each suit each class gets, a matrix ``k[class][suit]``, is constrained.
+    2. A matrix covers ``prod over suits of multinomial(cards of the suit; k[.][suit])`` class
+       deals (which cards of each suit go to which class). Class by class,
+       :func:`_class_splits` lists the rows the class can take and how many class deals
+       complete each one (a dynamic programme over the suit counts still to deal, cached per
+       shape); a row is drawn in proportion to that number. So a matrix is drawn with
+       probability proportional to the deals it covers, and a row that no deal completes is
+       never drawn: there are no dead ends.
+    3. Each suit's cards are shuffled and handed out in blocks of ``k[class][suit]``: every
+       class deal of the matrix is equally likely. Then each class's cards are shuffled and
+       cut into its members' sizes: every split is equally likely, and each class deal has the
+       same number of splits.
+
+    So each consistent deal has probability ``1 / (number of consistent deals)``, up to the
+    53-bit resolution of the uniform draw in step 2.
+
+    Raises:
+        ValueError: when no deal fits (``cards`` cannot be what the holders hide).
+    """
+    classes: dict[int, list[int]] = {}
+    for holder, size in enumerate(sizes):
+        if size:
+            classes.setdefault(suits[holder], []).append(holder)
+    # Most constrained first: the last class takes whatever is left, so the freest goes there.
+    allowed = tuple(sorted(classes, key=int.bit_count))
+    members = [classes[mask] for mask in allowed]
+    class_sizes = tuple(sum(sizes[h] for h in group) for group in members)
+    by_suit: list[list[int]] = [[] for _ in range(_NUM_SUITS)]
+    for card in cards_of(cards):
+        by_suit[SUIT_OF[card]].append(card)
+    left = tuple(len(suit) for suit in by_suit)
+    fits = _class_splits(allowed, class_sizes, left)[0] if allowed else not cards
+    if not fits:
+        raise ValueError(
+            f"no deal of {names_of(cards)} gives the holders {list(sizes)} cards of the suits "
+            f"{list(suits)} they may hold"
+        )
+    # One generator call for every uniform the deal needs: it costs more than the deal itself.
+    draws = iter(rng.random(len(allowed) + 2 * cards.bit_count()).tolist())
+    for suit in by_suit:
+        suit.sort(key=lambda _: next(draws))
+    masks = [0] * len(sizes)
+    for c, group in enumerate(members):
+        cumulative, rows = _class_splits(allowed[c:], class_sizes[c:], left)
+        row = rows[min(bisect_right(cumulative, next(draws) * cumulative[-1]), len(rows) - 1)]
+        left = tuple(n - k for n, k in zip(left, row, strict=True))
+        dealt = [card for suit, k in zip(by_suit, row, strict=True) for card in suit[:k]]
+        for suit, k in zip(by_suit, row, strict=True):
+            del suit[:k]
+        if len(group) > 1:
+            dealt.sort(key=lambda _: next(draws))
+        for holder in group:
+            masks[holder] = mask_of(dealt[: sizes[holder]])
+            del dealt[: sizes[holder]]
+    return masks
+
+
+@lru_cache(maxsize=1 << 14)
+def _class_splits(
+    allowed: tuple[int, ...], sizes: tuple[int, ...], left: tuple[int, ...]
+) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+    """The suit counts the first class can take, with ``left`` cards per suit still to deal to
+    the classes ``allowed`` (suit bitmasks) of ``sizes`` cards: each row that leaves a deal for
+    the later classes, and the cumulative number of class deals through each row (the last
+    entry is the total; both empty when nothing fits). Cached: a search decision draws many
+    samples of the same shape."""
+    if len(allowed) == 1:  # the last class takes what is left
+        fits = sum(left) == sizes[0] and all(
+            allowed[0] >> suit & 1 or not n for suit, n in enumerate(left)
+        )
+        return ((1,), (left,)) if fits else ((), ())
+    bounds = tuple(n if allowed[0] >> suit & 1 else 0 for suit, n in enumerate(left))
+    cumulative: list[int] = []
+    rows: list[tuple[int, ...]] = []
+    total = 0
+    for row in _rows(sizes[0], bounds):
+        rest = tuple(n - k for n, k in zip(left, row, strict=True))
+        later = _class_splits(allowed[1:], sizes[1:], rest)[0]
+        if later:
+            ways = 1
+            for n, k in zip(left, row, strict=True):
+                ways *= comb(n, k)
+            total += ways * later[-1]
+            cumulative.append(total)
+            rows.append(row)
+    return tuple(cumulative), tuple(rows)
+
+
+def _rows(size: int, bounds: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+    """Every tuple of non-negative counts summing to ``size`` with ``count <= bound``."""
+    if len(bounds) == 1:
+        if size <= bounds[0]:
+            yield (size,)
+        return
+    for k in range(min(size, bounds[0]) + 1):
+        for rest in _rows(size - k, bounds[1:]):
+            yield (k, *rest)
 
 
 # -------------------------------------------------------------------------------------- agent

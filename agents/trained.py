@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 
@@ -56,12 +57,25 @@ class PPOAgent:
         self.policy = _load_zip(*key) if path.suffix == ".zip" else _load_npz(*key, num_players)
         self.name = name or f"ppo:{path}"
 
+    batched = True  # acts on many tables at once (act_batch)
+    observes = True
+
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         """The policy's deterministic choice among the legal actions."""
         return self.policy.greedy(observation, action_mask)
 
+    def act_batch(
+        self, observations: np.ndarray, masks: np.ndarray, tables: np.ndarray
+    ) -> np.ndarray:
+        """:meth:`act` for every row of ``observations`` and ``masks`` at once (same choices);
+        ``tables`` is not needed: the policy keeps no state."""
+        return self.policy.greedy_batch(observations, masks)
+
     def reset(self, seed: int | None = None) -> None:
         """Nothing to reset: the policy is deterministic and stateless."""
+
+    def reset_batch(self, seeds: Sequence[int]) -> None:
+        """Nothing to reset (see :meth:`reset`)."""
 
 
 class PolicyAgent:
@@ -74,11 +88,33 @@ class PolicyAgent:
         self.name = name
         self._rng = np.random.default_rng()
 
+    observes = True
+
+    @property
+    def batched(self) -> bool:
+        """Greedy play acts on many tables at once (:meth:`act_batch`); sampling does not."""
+        return self.deterministic
+
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         """The greedy or a sampled legal action of the policy."""
         if self.deterministic:
             return self.policy.greedy(observation, action_mask)
         return self.policy.act(observation, legal_bits(action_mask), self._rng)
+
+    def act_batch(
+        self, observations: np.ndarray, masks: np.ndarray, tables: np.ndarray
+    ) -> np.ndarray:
+        """The greedy actions of every row (as :meth:`act` chooses them).
+
+        Raises:
+            ValueError: the agent samples (``deterministic=False``).
+        """
+        if not self.deterministic:
+            raise ValueError("a sampling PolicyAgent acts one table at a time (use act)")
+        return self.policy.greedy_batch(observations, masks)
+
+    def reset_batch(self, seeds: Sequence[int]) -> None:
+        """Nothing to reset for greedy play."""
 
     def reset(self, seed: int | None = None) -> None:
         """Reseed the sampling generator (``None`` keeps the current stream)."""

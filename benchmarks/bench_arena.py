@@ -2,21 +2,27 @@
 
 Run: ``python benchmarks/bench_arena.py [--deals N] [--search-rounds N] [--samples N]``.
 Prints rounds/s of the duplicate-deal arena with four heuristic agents on 1 and 2 worker
-processes, and how many searched decisions per second (decisions with more than one legal
-action) ``search`` makes against three heuristic agents.
+processes, with four ``ppo`` agents on one worker, batched (the vector engine) and one table at
+a time, and how many searched decisions per second (decisions with more than one legal action)
+``search`` makes against three heuristic agents.
 """
 
 from __future__ import annotations
 
-import argparse
-import time
+import os
 
-import numpy as np
+for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ[_variable] = "1"  # one core per process: set before numpy is imported
 
-from agents.arena import deal_options, make_deal, play_round, run_arena
-from agents.heuristic import HeuristicAgent
-from agents.search import SearchAgent, SearchParams
-from boon_env import boon_v0
+import argparse  # noqa: E402
+import time  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+from agents.arena import deal_options, make_deal, play_round, run_arena  # noqa: E402
+from agents.heuristic import HeuristicAgent  # noqa: E402
+from agents.search import SearchAgent, SearchParams  # noqa: E402
+from boon_env import boon_v0  # noqa: E402
 
 
 class _TimedSearch(SearchAgent):
@@ -58,6 +64,10 @@ def main(argv: list[str] | None = None) -> None:
         print(
             f"arena, 4 x heuristic, {workers} worker(s): {report.rounds_per_second:,.0f} rounds/s"
         )
+    for batch in (True, False):
+        report = run_arena(["ppo"] * 4, args.deals, seed=args.seed, batch=batch)
+        how = "batched" if batch else "one table at a time"
+        print(f"arena, 4 x ppo, 1 worker, {how}: {report.rounds_per_second:,.0f} rounds/s")
     rate = search_rate(args.search_rounds, args.samples, args.seed)
     print(f"search:samples={args.samples} vs 3 heuristic: {rate:,.1f} decisions/s")
 

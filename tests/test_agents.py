@@ -1,17 +1,18 @@
 """Agents: legal play for 3-5 players, the observation view, the heuristic's fast path and
-rules of thumb, the search player's determinization, and agent specs."""
+rules of thumb, the search player's reproducibility, and agent specs. The search player's
+determinization has its own file, ``test_search_sampler.py``."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agents.base import Agent
 from agents.heuristic import HeuristicAgent, HeuristicParams, choose
 from agents.random_agent import RandomAgent
-from agents.search import SearchAgent, SearchParams, sample_round
+from agents.search import SearchAgent, SearchParams
 from agents.specs import make_agent
 from agents.view import View
 from boon_env import boon_v0
@@ -19,10 +20,8 @@ from boon_env.rules import (
     GOLD_MASK,
     PASS,
     PICK,
-    SUIT_MASK,
     Deal,
     GameConfig,
-    Phase,
     Round,
     mask_of,
     parse_cards,
@@ -264,35 +263,7 @@ def test_leaster_player_dumps_points_on_another_players_trick() -> None:
     assert _heuristic_move(state) == "gold 9"
 
 
-# ------------------------------------------------------------------------- determinization
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(n=PLAYERS, seed=SEEDS, stop=st.integers(0, 40))
-def test_sampled_deals_are_consistent_with_what_the_seat_saw(n: int, seed: int, stop: int) -> None:
-    rng = np.random.default_rng(seed)
-    config = GameConfig(num_players=n)
-    state = Round(config, Deal.random(config, rng), dealer=seed % n)
-    heuristic = HeuristicParams()
-    for _ in range(stop):
-        if state.phase is Phase.DONE:
-            break
-        state.apply(choose(View.from_round(state, state.current), state.legal_mask(), heuristic))
-    if state.phase is Phase.DONE:
-        return
-    me = state.current
-    view = View.from_round(state, me)
-    sample = sample_round(view, rng)  # from_hidden_state checks the deck and hand sizes
-    assert sample.hands[me] == state.hands[me]
-    assert sample.phase is state.phase and sample.current == me
-    assert sample.legal_mask() == state.legal_mask()
-    for seat in range(n):
-        assert sample.hands[seat].bit_count() == state.hands[seat].bit_count()
-        for suit in range(4):
-            if state.voids[seat] >> suit & 1:
-                assert not sample.hands[seat] & SUIT_MASK[suit]
-    if state.picker == me:
-        assert sample.discards == state.discards
-
-
+# ---------------------------------------------------------------------------------- search
 def test_search_is_reproducible_under_a_seed() -> None:
     def moves(seed: int) -> list[int]:
         env = _play_checked(

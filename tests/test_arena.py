@@ -10,12 +10,18 @@ from agents.arena import (
     SeatRecord,
     make_deal,
     play_deal,
+    play_deals,
+    play_deals_batched,
     run_arena,
     summarize,
 )
 from agents.heuristic import HeuristicAgent
+from agents.policy import NumpyPolicy
+from agents.random_agent import RandomAgent
+from agents.specs import make_agent
 from agents.view import View
 from boon_env import boon_v0
+from boon_env.encoding import OBS_SIZE
 
 
 class _Recorder(HeuristicAgent):
@@ -180,3 +186,118 @@ def test_rounds_are_valued_without_a_cap_from_holdings() -> None:
         if info["picker"] >= 0:
             stake = info["value"][info["picker"]]
             assert stake in (-8, -4, 4, 8)
+
+
+# Every kind of player at every table size; ppo only at 4 players, the one packaged model.
+EVERY_KIND = {
+    3: ["random", "heuristic", "search:samples=1"],
+    4: ["random", "heuristic", "search:samples=1", "ppo"],
+    5: ["random", "heuristic", "search:samples=1", "random", "search:samples=1"],
+}
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_no_agent_raises_in_hundreds_of_rounds(n: int) -> None:
+    # The rotations seat each kind everywhere: picker, defender, Leaster player, dealer. The
+    # slow variant below plays five times the deals with the full search budget.
+    report = run_arena(EVERY_KIND[n], deals=100, seed=15)
+    assert report.deals == 100 and len(report.results) == len(set(EVERY_KIND[n]))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_no_agent_raises_with_the_full_search_budget(n: int) -> None:
+    specs = [spec.partition(":")[0] for spec in EVERY_KIND[n]]
+    report = run_arena(specs, deals=500, seed=16, workers=2)
+    assert report.deals == 500
+
+
+# ------------------------------------------------------------------------------ batched play
+def _small_policy(path, n: int) -> str:
+    """A random 2-layer policy for ``n`` players saved under ``path``: a ``ppo:PATH`` spec."""
+    from agents.policy import save_policy
+
+    rng = np.random.default_rng(n)
+    weights = [rng.normal(0, 0.3, (OBS_SIZE, 16)), rng.normal(0, 0.3, (16, 34))]
+    policy = NumpyPolicy(
+        [w.astype(np.float32) for w in weights],
+        [np.zeros(16, np.float32), np.zeros(34, np.float32)],
+    )
+    return f"ppo:{save_policy(path / f'tiny_{n}p', policy, n)}"
+
+
+def _specs(kind: str, n: int, tmp_path) -> list[str]:
+    if kind == "random":
+        return ["random"] * n
+    if kind == "ppo":
+        return ["ppo"] * n if n == 4 else [_small_policy(tmp_path, n)] * n
+    # both kinds at one table, the policy twice (one agent for two slots in batched play)
+    ppo = "ppo" if n == 4 else _small_policy(tmp_path, n)
+    return [ppo, "random", ppo, *["random"] * (n - 3)]
+
+
+@pytest.mark.parametrize("kind", ["random", "ppo", "mixed"])
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_batched_play_is_identical_to_one_table_play(n: int, kind: str, tmp_path) -> None:
+    specs = _specs(kind, n, tmp_path)
+    batched = run_arena(specs, deals=24, seed=9, save=tmp_path / "batched.jsonl")
+    one_table = run_arena(specs, deals=24, seed=9, save=tmp_path / "one.jsonl", batch=False)
+    assert batched.results == one_table.results
+    saved = (tmp_path / "batched.jsonl").read_text()
+    assert saved == (tmp_path / "one.jsonl").read_text()
+    assert len(saved.splitlines()) == 24 * n
+    # Without --save the batched rounds carry the engine's part of info["round"], the same.
+    agents = [make_agent(spec, num_players=n) for spec in specs]
+    for fast, full in zip(
+        play_deals_batched(agents, 9, 0, 24), play_deals(agents, 9, 0, 24), strict=True
+    ):
+        for a, b in zip(fast, full, strict=True):
+            assert a.actions == b.actions and a.slots == b.slots
+            assert a.info == {key: b.info[key] for key in a.info}
+            assert set(b.info) - set(a.info) == {"payout", "victory_cards", "tricks"}
+
+
+def test_batched_play_is_independent_of_the_worker_count() -> None:
+    specs = ["random", "ppo", "random", "ppo"]
+    one = run_arena(specs, deals=12, seed=3)
+    assert run_arena(specs, deals=12, seed=3, workers=2).results == one.results
+    assert run_arena(specs, deals=12, seed=4).results != one.results
+
+
+def test_random_agent_is_uniform_and_batched_draws_follow_its_streams() -> None:
+    mask = np.zeros(34, dtype=np.int8)
+    mask[[3, 17, 33]] = 1
+    agent = RandomAgent(seed=11)
+    choices = [agent.act(np.zeros(1), mask) for _ in range(6000)]
+    counts = np.bincount(choices, minlength=34)
+    assert set(np.flatnonzero(counts)) == {3, 17, 33}
+    assert all(abs(c - 2000) < 150 for c in counts[[3, 17, 33]])  # about 5 sd
+    # Tables 0 and 2 replay the streams of seeds 11 and 12, interleaved in any order.
+    batch = RandomAgent()
+    batch.reset_batch([11, 99, 12])
+    masks = np.stack([mask, mask])
+    drawn = [batch.act_batch(None, masks, np.array([2, 0])) for _ in range(50)]
+    single = RandomAgent(seed=12)
+    assert [int(d[0]) for d in drawn] == [single.act(np.zeros(1), mask) for _ in range(50)]
+    assert [int(d[1]) for d in drawn] == choices[:50]
+    agent.reset(seed=11)
+    assert [agent.act(np.zeros(1), mask) for _ in range(50)] == choices[:50]
+
+
+def test_greedy_batch_agrees_with_greedy_even_on_near_ties() -> None:
+    from agents.trained import PPOAgent, default_model
+    from boon_env.vector import VectorBoon
+
+    policy = PPOAgent(default_model(4)).policy
+    venv = VectorBoon(256, 4, seed=2)
+    obs, mask, _seat = venv.reset()
+    rng = np.random.default_rng(0)
+    for _ in range(40):
+        chosen = policy.greedy_batch(obs, mask)
+        assert [policy.greedy(o, m) for o, m in zip(obs, mask, strict=True)] == chosen.tolist()
+        obs, mask, *_ = venv.step(venv.random_actions(rng))
+    # Two equal best logits: greedy_batch defers to greedy (numpy's argmax, the first).
+    tie = NumpyPolicy([np.zeros((OBS_SIZE, 34), np.float32)], [np.zeros(34, np.float32)])
+    masks = np.zeros((2, 34), np.int8)
+    masks[:, [5, 9]] = 1
+    assert tie.greedy_batch(np.zeros((2, OBS_SIZE), np.float32), masks).tolist() == [5, 5]

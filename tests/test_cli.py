@@ -122,9 +122,12 @@ def test_arena_table_and_bad_spec() -> None:
 
 
 def test_bench_runs_with_a_tiny_budget() -> None:
-    result = _boon("bench", "--rounds", "50", "--env-rounds", "10", "--players", "3")
+    budget = "--rounds 50 --env-rounds 10 --tables 8 --steps 3 --obs-steps 3 --repeats 1"
+    result = _boon("bench", *budget.split(), "--players", "3")
     assert result.returncode == 0, result.stderr
     assert "rounds/s" in result.stdout
+    engines = [line.split()[1] for line in result.stdout.splitlines() if line.startswith("   ")]
+    assert engines == ["scalar", "env()", "vector+obs", "vector"]
 
 
 def test_a_closed_output_pipe_ends_quietly() -> None:

@@ -22,6 +22,9 @@ ABOVE_THE_LIBRARY = (
     "rich",
     "tyro",
     "ray",
+    "starlette",
+    "uvicorn",
+    "websockets",
 )
 
 

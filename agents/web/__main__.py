@@ -1,0 +1,8 @@
+"""``python -m agents.web ARGS``: the same as ``boon serve ARGS``."""
+
+import sys
+
+from agents.cli import main
+
+if __name__ == "__main__":
+    sys.exit(main(["serve", *sys.argv[1:]]))

@@ -1,0 +1,536 @@
+"""The web table: a Starlette app serving the page and one WebSocket protocol (``docs/web.md``).
+
+:func:`create_app` builds the app for one server: every game is a
+:class:`~agents.web.session.GameSession` against the opponents named on the command line, or,
+with ``replay``, the viewer of a recorded file. The server is the authority: each client message
+is size-limited, parsed and checked against the game before anything changes, and a client only
+ever receives what :mod:`agents.web.session` shows the person's seat. :func:`run` serves it under
+uvicorn.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ipaddress
+import json
+import logging
+import secrets
+import socket
+import time
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import anyio.to_thread
+import numpy as np
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.requests import Request
+from starlette.responses import FileResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from agents.policy import ModelFileError, NumpyPolicy
+from agents.search import SearchParams
+from agents.specs import make_agent
+from agents.trained import default_model
+from agents.web.replay import RecordedRound, load_replay
+from agents.web.session import (
+    GameSession,
+    RefusedError,
+    card_points,
+    load_coach_policy,
+    parse_action,
+)
+from boon_env.rules import GameConfig
+
+STATIC = Path(__file__).parent / "static"
+# The largest client message accepted: every valid one is well under 200 bytes.
+MAX_MESSAGE_BYTES = 1024
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+# Fields each client message type carries (besides "type"); anything else is malformed.
+_FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
+    "new": {},
+    "join": {"game": (str,)},
+    "act": {"game": (str,), "action": (str,)},
+    "next": {"game": (str,)},
+    "coach": {"game": (str,), "search": (bool,)},
+    "frame": {"round": (int,), "step": (int,)},
+}
+_OPTIONAL = frozenset({"search"})
+_log = logging.getLogger(__name__)
+
+
+class ClientError(ValueError):
+    """A client message the server refuses; its text is sent back as the error reply."""
+
+
+@dataclass
+class _Entry:
+    session: GameSession
+    last_used: float
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+
+class Games:
+    """The open games, keyed by unguessable ids: at most ``max_games``, each dropped once it
+    has been idle (no message) for ``idle_timeout`` seconds."""
+
+    def __init__(
+        self, max_games: int, idle_timeout: float, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        if max_games < 1 or idle_timeout <= 0:
+            raise ValueError("max_games must be >= 1 and idle_timeout > 0")
+        self.max_games = max_games
+        self.idle_timeout = idle_timeout
+        self._clock = clock
+        self._entries: dict[str, _Entry] = {}
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def add(self, session: GameSession) -> str:
+        """Register a new game and return its id.
+
+        Raises:
+            ClientError: ``max_games`` games are open and none has expired.
+        """
+        self.expire()
+        if len(self._entries) >= self.max_games:
+            raise ClientError(f"the server is full ({self.max_games} games); try again later")
+        game_id = secrets.token_urlsafe(16)
+        self._entries[game_id] = _Entry(session, self._clock())
+        return game_id
+
+    def get(self, game_id: str) -> _Entry:
+        """The game ``game_id``, marked as used now.
+
+        Raises:
+            ClientError: no such game is open (never was, or it expired).
+        """
+        entry = self._entries.get(game_id)
+        if entry is None or self._expired(entry):
+            self._entries.pop(game_id, None)
+            raise ClientError("unknown game (it may have expired); start a new one")
+        entry.last_used = self._clock()
+        return entry
+
+    def remove(self, game_id: str) -> None:
+        """Drop a game (nothing happens if it is not open)."""
+        self._entries.pop(game_id, None)
+
+    def expire(self) -> int:
+        """Drop every idle game; returns how many were dropped."""
+        stale = [game_id for game_id, entry in self._entries.items() if self._expired(entry)]
+        for game_id in stale:
+            del self._entries[game_id]
+        return len(stale)
+
+    def _expired(self, entry: _Entry) -> bool:
+        return self._clock() - entry.last_used > self.idle_timeout
+
+
+class _Server:
+    """What the app's handlers share: the settings, the open games, the coach's policy."""
+
+    def __init__(
+        self,
+        config: GameConfig,
+        opponents: list[str],
+        replay: list[RecordedRound] | None,
+        games: Games,
+        seed: int | None,
+        coach: bool,
+        coach_policy: NumpyPolicy | None,
+        coach_samples: int,
+    ) -> None:
+        self.config = config
+        self.opponents = opponents
+        self.replay = replay
+        self.games = games
+        self.coach = coach
+        self.coach_policy = coach_policy
+        self.coach_search = SearchParams(samples=coach_samples)
+        self._seeds = np.random.SeedSequence(seed)  # one child per game: seeded servers repeat
+
+    def hello(self) -> dict[str, Any]:
+        """The first message of every connection: what this server offers."""
+        message: dict[str, Any] = {
+            "type": "hello",
+            "mode": "replay" if self.replay is not None else "play",
+            "card_points": card_points(),
+        }
+        if self.replay is not None:
+            message["rounds"] = len(self.replay)
+        else:
+            message["players"] = self.config.num_players
+            message["seats"] = ["you", *self.opponents]
+            message["coach"] = self.coach
+            message["coach_policy"] = self.coach_policy is not None
+        return message
+
+    def new_session(self) -> GameSession:
+        """A game at seat 0 against fresh opponents (built here: some load a model)."""
+        seed = int(self._seeds.spawn(1)[0].generate_state(1)[0])
+        agents = {
+            seat: make_agent(spec, seed + seat, self.config.num_players)
+            for seat, spec in enumerate(self.opponents, 1)
+        }
+        return GameSession(self.config, agents, human=0, seed=seed)
+
+
+def _coach_policy(path: str | Path | None, players: int) -> NumpyPolicy | None:
+    """The coach's policy: the given model file (a bad one is an error), else the shipped model
+    for the table size, if one ships."""
+    if path is None:
+        try:
+            path = default_model(players)
+        except ModelFileError:
+            return None
+    return load_coach_policy(path, players)
+
+
+def create_app(
+    players: int = 4,
+    opponents: Sequence[str] = ("heuristic",),
+    replay: str | Path | None = None,
+    *,
+    seed: int | None = None,
+    idle_timeout: float = 1800.0,
+    max_games: int = 64,
+    coach: bool = True,
+    coach_model: str | Path | None = None,
+    coach_samples: int = 100,
+    allowed_hosts: Sequence[str] = LOOPBACK_HOSTS,
+) -> Starlette:
+    """The web table app.
+
+    Args:
+        players: seats at the table (3, 4 or 5); the person sits at seat 0.
+        opponents: one agent spec for every other seat, or one per seat.
+        replay: a ``boon arena --save`` file to show instead of playing (read once, here).
+        seed: seed of the deals and agents (``None``: fresh games every time).
+        idle_timeout: seconds without a message after which a game is dropped.
+        max_games: games open at once; a new game beyond it is refused.
+        coach: whether the person may ask the coach for advice (the model's probabilities and
+            the search player's estimates).
+        coach_model: the model whose probabilities the coach shows; ``None``: the shipped
+            model for the table size (without one, the coach gives search estimates only).
+        coach_samples: sampled deals behind each search estimate the coach shows.
+        allowed_hosts: host names the page may be reached by (``"*"``: any), which keeps
+            other web sites from reaching a local server by DNS rebinding.
+
+    Raises:
+        ValueError: a bad table size or agent spec, or an unreadable replay file (one line).
+    """
+    config = GameConfig(num_players=players)
+    specs = list(opponents)
+    if len(specs) == 1:
+        specs *= players - 1
+    if len(specs) != players - 1:
+        raise ValueError(
+            f"opponents takes 1 spec or {players - 1} (one per opponent), got {len(specs)}"
+        )
+    for spec in dict.fromkeys(specs):
+        make_agent(spec, num_players=players)  # a bad spec is an error now, not in a game
+    rounds = load_replay(replay) if replay is not None else None
+    server = _Server(
+        config,
+        specs,
+        rounds,
+        Games(max_games, idle_timeout),
+        seed,
+        coach,
+        _coach_policy(coach_model, players) if coach and rounds is None else None,
+        coach_samples,
+    )
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        sweeper = asyncio.create_task(_sweep(server.games))
+        try:
+            yield
+        finally:
+            sweeper.cancel()
+
+    async def socket_route(websocket: WebSocket) -> None:
+        await _play_socket(server, websocket)
+
+    app = Starlette(
+        routes=[
+            Route("/", _index),
+            WebSocketRoute("/ws", socket_route),
+            Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        ],
+        middleware=[
+            Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts)),
+            Middleware(_SecurityHeaders),
+        ],
+        lifespan=lifespan,
+    )
+    app.state.server = server
+    return app
+
+
+async def _index(request: Request) -> Response:
+    return FileResponse(STATIC / "index.html")
+
+
+class _SecurityHeaders:
+    """Pages may load only this server's own files and talk only to it."""
+
+    HEADERS = (
+        (b"content-security-policy", b"default-src 'self'; connect-src 'self'; img-src 'self'"),
+        (b"x-content-type-options", b"nosniff"),
+        (b"referrer-policy", b"no-referrer"),
+        (b"x-frame-options", b"DENY"),
+    )
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), *self.HEADERS]
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+async def _sweep(games: Games) -> None:
+    # Idle games are also dropped whenever a game is created; this catches a quiet server.
+    while True:
+        await asyncio.sleep(min(games.idle_timeout / 2, 30.0))
+        games.expire()
+
+
+# ---------------------------------------------------------------------------------- protocol
+async def _play_socket(server: _Server, websocket: WebSocket) -> None:
+    """One connection: ``hello``, then a reply to every client message, in order."""
+    if not _same_origin(websocket):
+        await websocket.close(code=1008)  # another site's page may not drive a local game
+        return
+    await websocket.accept()
+    await websocket.send_json(server.hello())
+    current: str | None = None  # the game this connection started or joined last
+    while True:
+        message = await websocket.receive()
+        if message["type"] == "websocket.disconnect":
+            return
+        try:
+            request = parse_message(message.get("text"), message.get("bytes"))
+            if request["type"] == "new" and current is not None:
+                server.games.remove(current)  # a new game replaces the one this tab played
+            replies = await _handle(server, request)
+            if replies[0]["type"] == "joined":
+                current = replies[0]["game"]
+        except ClientError as error:
+            replies = [{"type": "error", "error": str(error)}]
+        except Exception:
+            _log.exception("error while handling a message")
+            replies = [{"type": "error", "error": "internal error (the server's log has it)"}]
+        try:
+            for reply in replies:
+                await websocket.send_json(reply)
+        except WebSocketDisconnect:
+            return  # the tab closed while its replies were being prepared
+
+
+def _same_origin(websocket: WebSocket) -> bool:
+    origin = websocket.headers.get("origin")
+    return origin is None or urlsplit(origin).netloc == websocket.headers.get("host")
+
+
+def parse_message(text: str | None, data: bytes | None = None) -> dict[str, Any]:
+    """A client message checked for size, JSON syntax, type and fields.
+
+    Raises:
+        ClientError: naming what is wrong.
+    """
+    if text is None:
+        size = len(data or b"")
+        if size > MAX_MESSAGE_BYTES:
+            raise ClientError(f"message too large ({size} bytes; the limit is {MAX_MESSAGE_BYTES})")
+        raise ClientError("messages must be JSON text, not binary")
+    size = len(text.encode("utf-8", "replace"))
+    if size > MAX_MESSAGE_BYTES:
+        raise ClientError(f"message too large ({size} bytes; the limit is {MAX_MESSAGE_BYTES})")
+    try:
+        request = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ClientError(f"malformed message: not JSON ({error.msg})") from None
+    if not isinstance(request, dict) or request.get("type") not in _FIELDS:
+        raise ClientError(f"malformed message: 'type' must be one of {', '.join(_FIELDS)}")
+    fields = _FIELDS[request["type"]]
+    for name, value in request.items():
+        if name == "type":
+            continue
+        if name not in fields:
+            raise ClientError(f"malformed message: unexpected field {name!r:.40}")
+        if not isinstance(value, fields[name]) or (
+            isinstance(value, bool) and bool not in fields[name]
+        ):
+            raise ClientError(f"malformed message: {name!r} has the wrong type")
+    missing = [name for name in fields if name not in request and name not in _OPTIONAL]
+    if missing:
+        raise ClientError(f"malformed message: {request['type']!r} needs {', '.join(missing)}")
+    return request
+
+
+async def _handle(server: _Server, request: dict[str, Any]) -> list[dict[str, Any]]:
+    kind = request["type"]
+    if kind == "frame":
+        return [_frame(server, request["round"], request["step"])]
+    if server.replay is not None:
+        raise ClientError("this server shows a replay; games cannot be played on it")
+    if kind == "new":
+        session = await anyio.to_thread.run_sync(server.new_session)
+        game_id = server.games.add(session)
+        entry = server.games.get(game_id)
+        async with entry.lock:
+            opening = await anyio.to_thread.run_sync(session.start)
+        return [_joined(game_id), *_tagged(game_id, opening)]
+    game_id = request["game"]
+    entry = server.games.get(game_id)
+    async with entry.lock:  # one move at a time per game, whichever connection sends it
+        session = entry.session
+        if kind == "join":
+            return [_joined(game_id), _tagged(game_id, [session.message()])[0]]
+        if kind == "coach":
+            if not server.coach:
+                raise ClientError("the coach is off on this server")
+            search = server.coach_search if request.get("search") else None
+            advice = await _run(session.coach, server.coach_policy, search)
+            return [{"type": "coach", "game": game_id, **advice}]
+        if kind == "act":
+            action = _parsed_action(request["action"])
+            return _tagged(game_id, await _run(session.act, action))
+        return _tagged(game_id, await _run(session.next_round))
+
+
+async def _run(method: Callable[..., Any], *args: Any) -> Any:
+    """Run a session method (agents think there) off the event loop; what the session refuses
+    is the client's mistake (and left the game unchanged)."""
+    try:
+        return await anyio.to_thread.run_sync(method, *args)
+    except RefusedError as error:
+        raise ClientError(str(error)) from None
+
+
+def _parsed_action(text: str) -> int:
+    try:
+        return parse_action(text)
+    except ValueError as error:
+        raise ClientError(str(error)) from None
+
+
+def _joined(game_id: str) -> dict[str, Any]:
+    return {"type": "joined", "game": game_id}
+
+
+def _tagged(game_id: str, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{**message, "game": game_id} for message in messages]
+
+
+def _frame(server: _Server, index: int, step: int) -> dict[str, Any]:
+    if server.replay is None:
+        raise ClientError("this server plays games; it has no replay to show")
+    rounds = server.replay
+    if not 0 <= index < len(rounds):
+        raise ClientError(f"round must be 0-{len(rounds) - 1}, got {index}")
+    recorded = rounds[index]
+    try:
+        frame = recorded.frame(step)
+    except RefusedError as error:
+        raise ClientError(str(error)) from None
+    return {
+        "type": "frame",
+        "round": index,
+        "rounds": len(rounds),
+        "step": step,
+        "steps": len(recorded.actions),
+        "seats": list(recorded.seats),
+        "deal_index": recorded.deal_index,
+        "rotation": recorded.rotation,
+        **frame,
+    }
+
+
+# ------------------------------------------------------------------------------------ serve
+def host_names(host: str) -> tuple[str, ...]:
+    """The host names a server listening on ``host`` answers to: the loopback names when
+    ``host`` is a loopback address (so no other web site reaches it by DNS rebinding), any
+    name otherwise."""
+    return LOOPBACK_HOSTS if _is_loopback(host) else ("*",)
+
+
+def url_of(listener: socket.socket) -> str:
+    """The address to open in a browser for a listening socket."""
+    host, port = listener.getsockname()[:2]
+    return f"http://{f'[{host}]' if ':' in host else host}:{port}/"
+
+
+def run(app: Starlette, listener: socket.socket, max_games: int = 64) -> None:
+    """Serve ``app`` on ``listener`` until interrupted (Ctrl+C), then close the socket."""
+    with listener:
+        uvicorn_server(app, max_games).run(sockets=[listener])
+
+
+def uvicorn_server(app: Starlette, max_games: int = 64) -> Any:
+    """The ``uvicorn.Server`` that runs ``app``: quiet, with WebSocket frames and connections
+    bounded (frames over ``MAX_MESSAGE_BYTES`` but within the frame limit get an error reply
+    from the app; larger ones close the connection)."""
+    import uvicorn
+
+    config = uvicorn.Config(
+        app,
+        log_level="warning",
+        access_log=False,
+        ws_max_size=64 * MAX_MESSAGE_BYTES,
+        limit_concurrency=4 * max_games,
+    )
+    return uvicorn.Server(config)
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A listening socket on ``host``:``port`` (``port`` 0: any free port).
+
+    Raises:
+        ValueError: the address cannot be listened on, with the reason.
+    """
+    if not 0 <= port <= 65535:
+        raise ValueError(f"port must be 0-65535, got {port}")
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+        family, kind, proto, _, address = infos[0]
+        listener = socket.socket(family, kind, proto)
+    except OSError as error:
+        raise ValueError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
+    try:
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind(address)
+        listener.listen(128)
+    except OSError as error:
+        listener.close()
+        raise ValueError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
+    return listener
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
