@@ -13,7 +13,7 @@ from conftest import make_round, mask, play
 from hypothesis import given, settings, target
 from hypothesis import strategies as st
 
-from agents.arena import play_deals
+from agents.arena import boon_records, play_deals
 from agents.search import deal_hidden, sample_round
 from agents.specs import make_agent
 from agents.view import View
@@ -210,7 +210,7 @@ def test_the_arena_deal_that_crashed_the_search_player_plays_through() -> None:
     agents = [make_agent(spec) for spec in ("ppo", "search", "search", "search")]
     (rounds,) = play_deals(agents, 11, 194, 195)
     assert [played.rotation for played in rounds] == [0, 1, 2, 3]
-    assert all(len(played.records()) == 4 for played in rounds)
+    assert all(len(boon_records(played)) == 4 for played in rounds)
 
 
 # ------------------------------------------------------------------------ property tests
