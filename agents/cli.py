@@ -47,7 +47,8 @@ from boon_env.rules import (  # noqa: E402
 
 ARENA_GAMES = {"boon": BOON, "bon": BON, "boyn": BOYN}
 _SPEC_HELP = (
-    "agent spec: random, heuristic[:name=value,...], search[:samples=N], ppo[:path/to/model.npz]"
+    "agent spec: random, heuristic[:name=value,...], search[:samples=N], ppo[:path/to/model.npz], "
+    "rllib:CHECKPOINT_DIR"
 )
 
 

@@ -7,6 +7,7 @@
 | ``search`` or ``search:samples=50,points_weight=0.1`` | :class:`~agents.search.SearchAgent` |
 | ``heuristic`` with ``game="boyn"`` | :class:`~agents.boyn_heuristic.BoynHeuristicAgent` (BOYN: ``random`` and ``heuristic`` only) |
 | ``ppo`` or ``ppo:path/to/model.npz`` | :class:`~agents.trained.PPOAgent` (bare ``ppo``: the shipped model for the table size; a ``.zip`` of stable-baselines3 is unpickled: trusted files only) |
+| ``rllib:CHECKPOINT_DIR`` | :class:`~agents.rllib.agent.RLlibAgent`, a ``train_rllib.py`` checkpoint (needs the ``rllib`` extra) |
 
 For B.O.N (``game="bon"``): ``random``, and ``heuristic`` or ``heuristic:zero_slack=2`` for
 :class:`~agents.bon_heuristic.BonHeuristicAgent` with named parameters.
@@ -75,6 +76,12 @@ def _ppo(spec: str, arg: str, seed: int | None, num_players: int) -> Agent:
     return PPOAgent(arg or default_model(num_players), name=spec, num_players=num_players)
 
 
+def _rllib(spec: str, arg: str, seed: int | None, num_players: int) -> Agent:
+    from agents.rllib.agent import RLlibAgent  # imports ray: only rllib specs pay for it
+
+    return RLlibAgent(arg, name=spec, num_players=num_players)
+
+
 def _bon_heuristic(spec: str, arg: str, seed: int | None, num_players: int) -> Agent:
     return BonHeuristicAgent(
         BonHeuristicParams(**_params(spec, arg, BonHeuristicParams)), name=spec
@@ -82,7 +89,13 @@ def _bon_heuristic(spec: str, arg: str, seed: int | None, num_players: int) -> A
 
 
 _BUILDERS: dict[str, dict[str, Callable[[str, str, int | None, int], Agent]]] = {
-    "boon": {"random": _random, "heuristic": _heuristic, "search": _search, "ppo": _ppo},
+    "boon": {
+        "random": _random,
+        "heuristic": _heuristic,
+        "search": _search,
+        "ppo": _ppo,
+        "rllib": _rllib,
+    },
     "bon": {"random": _random, "heuristic": _bon_heuristic},
     "boyn": {"random": _random, "heuristic": _boyn_heuristic},
 }

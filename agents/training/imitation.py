@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -70,32 +71,55 @@ def behaviour_clone(
     batch_size: int = 1024,
     seed: int = 0,
 ) -> dict[str, float]:
-    """Warm-start ``model.policy``: cross-entropy of its masked action distribution against
-    the heuristic's choices, plus the squared error of its value against the round's return
-    (so PPO starts with a critic that fits the policy it starts with)."""
+    """Warm-start ``model.policy`` (an SB3 ``MlpPolicy``) with :func:`fit_imitation`."""
+    policy = model.policy
+
+    def forward(obs: Any, masks: Any) -> tuple[Any, Any]:
+        # The MlpPolicy's own layers, called directly: much faster than get_distribution.
+        latent_pi, latent_vf = policy.mlp_extractor(policy.extract_features(obs))
+        return policy.action_net(latent_pi).masked_fill(~masks, -1e8), policy.value_net(latent_vf)
+
+    policy.set_training_mode(True)
+    stats = fit_imitation(
+        policy.parameters(), forward, data, epochs, learning_rate, batch_size, seed
+    )
+    policy.set_training_mode(False)
+    return stats
+
+
+def fit_imitation(
+    parameters: Any,
+    forward: Callable[[Any, Any], tuple[Any, Any]],
+    data: ImitationData,
+    epochs: int,
+    learning_rate: float = 1e-3,
+    batch_size: int = 1024,
+    seed: int = 0,
+) -> dict[str, float]:
+    """Fit a policy to the heuristic's decisions: cross-entropy of its masked action
+    distribution against the heuristic's choices, plus the squared error of its value against
+    the round's return (so PPO starts with a critic that fits the policy it starts with).
+
+    ``forward(observations, masks)`` returns the masked logits and the values (torch tensors)
+    of the network whose ``parameters`` are trained.
+    """
     import torch  # here: the rollout workers import this package and need only numpy
 
-    policy = model.policy
-    optimizer = torch.optim.Adam(policy.parameters(), lr=learning_rate)
+    optimizer = torch.optim.Adam(parameters, lr=learning_rate)
     obs = torch.as_tensor(data.observations)
     masks = torch.as_tensor(data.masks)
     actions = torch.as_tensor(data.actions)
     returns = torch.as_tensor(data.returns)
     generator = torch.Generator().manual_seed(seed)
-    policy.set_training_mode(True)
     stats: dict[str, float] = {}
     for _ in range(epochs):
         order = torch.randperm(len(actions), generator=generator)
         total_ce = total_v = correct = 0.0
         for start in range(0, len(order), batch_size):
             idx = order[start : start + batch_size]
-            # The MlpPolicy's own layers, called directly: much faster than get_distribution.
-            features = policy.extract_features(obs[idx])
-            latent_pi, latent_vf = policy.mlp_extractor(features)
-            logits = policy.action_net(latent_pi).masked_fill(~masks[idx], -1e8)
+            logits, value = forward(obs[idx], masks[idx])
             ce = torch.nn.functional.cross_entropy(logits, actions[idx])
-            value = policy.value_net(latent_vf).squeeze(-1)
-            value_loss = torch.nn.functional.mse_loss(value, returns[idx])
+            value_loss = torch.nn.functional.mse_loss(value.reshape(-1), returns[idx])
             loss = ce + 0.5 * value_loss
             optimizer.zero_grad()
             loss.backward()
@@ -109,5 +133,4 @@ def behaviour_clone(
             "bc/value_mse": total_v / n,
             "bc/accuracy": correct / n,
         }
-    policy.set_training_mode(False)
     return stats
