@@ -373,6 +373,7 @@ class VectorBoon:
         hands = np.empty((self.num_tables, n), dtype=np.int64)
         boon = np.empty(self.num_tables, dtype=np.int64)
         dealers = np.empty(self.num_tables, dtype=np.int64)
+        checked = None
         for table, deal in enumerate(deals):
             if not isinstance(deal, dict) or set(deal) != {"hands", "boon", "dealer"}:
                 raise ValueError(
@@ -388,10 +389,16 @@ class VectorBoon:
                 raise ValueError(
                     f"deals[{table}]['dealer'] must be a seat 0-{n - 1}, got {dealer!r}"
                 )
-            try:
-                checked = Deal.from_cards(self.config, deal["hands"], deal["boon"])
-            except (TypeError, ValueError) as error:
-                raise ValueError(f"deals[{table}]: {error}") from None
+            # A duplicate arena gives every rotation of a deal the very same card lists: check
+            # them once (the same objects within one call cannot have changed).
+            if checked is None or not (
+                deal["hands"] is deals[table - 1]["hands"]
+                and deal["boon"] is deals[table - 1]["boon"]
+            ):
+                try:
+                    checked = Deal.from_cards(self.config, deal["hands"], deal["boon"])
+                except (TypeError, ValueError) as error:
+                    raise ValueError(f"deals[{table}]: {error}") from None
             hands[table] = checked.hands
             boon[table] = checked.boon
             dealers[table] = dealer
