@@ -58,7 +58,7 @@ class Args:
     num_players: Literal[3, 4, 5] = 4
     """Players at the table: 3, 4 or 5."""
 
-    total_timesteps: int = 2_000_000
+    total_timesteps: int = 6_000_000
     """Learner decisions to train for in all (a resumed run counts its past ones)."""
 
     num_tables: int = 1024
@@ -98,7 +98,7 @@ class Args:
     net_arch: str = "128,128"
     """Hidden layer sizes of the actor and of the critic."""
 
-    pool_weights: str = "self=0.6,heuristic=0.2,random=0.2"
+    pool_weights: str = "self=0.3,heuristic=0.5,random=0.2"
     """Opponent mix, drawn per seat per round: self (a policy snapshot), heuristic, random."""
 
     snapshot_every: int = 5
