@@ -88,14 +88,14 @@ def parse_hand(config: GameConfig, hand: str | Iterable[str] | Iterable[int]) ->
         ValueError: an unknown card name, a repeated card, a card not in that table's deck, or
             the wrong number of cards (naming which).
     """
-    items = list(hand) if not isinstance(hand, str) else [hand]
+    items = hand.split(",") if isinstance(hand, str) else list(hand)
     if items and all(isinstance(item, (int, np.integer)) for item in items):
         cards = [int(item) for item in items]
         for card in cards:
             card_name(card)  # raises naming a bad id
     else:
         try:
-            cards = parse_cards(hand if isinstance(hand, str) else [str(item) for item in items])
+            cards = parse_cards([name for item in items if (name := str(item).strip())])
         except ValueError as error:
             raise ValueError(f"hand: {error}") from None
     seen: set[int] = set()
