@@ -378,7 +378,10 @@ class Advice:
     def table(self) -> str:
         """The advice as text for the terminal."""
         n, k = self.players, self.position
-        where = "the dealer, last to decide" if k == n - 1 else f"{k} seat(s) passed before you"
+        if k == n - 1:
+            where = "the dealer, last to decide: passing makes a Leaster"
+        else:
+            where = "first to decide" if k == 0 else f"{k} passed before you"
         low, high = self.gain.ci95
         sure = (
             "the gain's 95% CI excludes 0"
