@@ -207,8 +207,9 @@ def _batched(agent: Any) -> bool:
     return bool(getattr(agent, "batched", False))
 
 
-def _agent_seed(seed: int, index: int, seat: int) -> int:
-    return int(np.random.SeedSequence([seed, index, seat]).generate_state(1)[0])
+def _agent_seeds(seed: int, index: int, n: int) -> list[int]:
+    """The seeds of the agents at the ``n`` seats of decision ``index``, in both branches."""
+    return np.random.SeedSequence([seed, index]).generate_state(n).tolist()
 
 
 class _Forced:
@@ -253,33 +254,16 @@ def _values_one_by_one(
     for k, (deal, dealer, position) in enumerate(decisions):
         studied = (dealer + 1 + position) % n
         before = {(dealer + 1 + p) % n for p in range(position)}
+        seeds = _agent_seeds(seed, k, n)
         for b, branch in enumerate(BRANCHES):
             seated: list[Any] = []
             for seat, agent in enumerate(agents):
-                agent.reset(seed=_agent_seed(seed, k, seat))
+                agent.reset(seed=seeds[seat])
                 first = branch if seat == studied else PASS if seat in before else None
                 seated.append(agent if first is None else _Forced(agent, first))
             info = play_round(env, seated, deal_options(deal, dealer))
             values[k, b] = info["value"][studied]
     return values
-
-
-class _Seeds(Sequence[int]):
-    """Agent seeds of a chunk of tables, row ``table * n + seat``; table ``2 * k + b`` is
-    branch ``b`` of decision ``first + k``. Computed when read (deterministic agents never
-    read them)."""
-
-    def __init__(self, seed: int, first: int, n: int, tables: int) -> None:
-        self._seed, self._first, self._n, self._tables = seed, first, n, tables
-
-    def __len__(self) -> int:
-        return self._tables * self._n
-
-    def __getitem__(self, row: int) -> int:  # type: ignore[override] - no slices needed
-        if not 0 <= row < len(self):
-            raise IndexError(row)
-        table, seat = divmod(row, self._n)
-        return _agent_seed(self._seed, self._first + table // len(BRANCHES), seat)
 
 
 def _values_batched(
@@ -300,7 +284,10 @@ def _values_batched(
     venv = VectorBoon(tables, n, observations=bool(agent.observes))
     options = [deal_options(d.deal, d.dealer) for d in chunk]
     venv.reset(deals=[{**o["deal"], "dealer": o["dealer"]} for o in options for _ in BRANCHES])
-    agent.reset_batch(_Seeds(seed, first, n, tables))
+    # Row table * n + seat; table 2 * k + b is branch b of decision first + k.
+    agent.reset_batch(
+        [s for k in range(first, first + len(chunk)) for s in _agent_seeds(seed, k, n) * 2]
+    )
     values = np.zeros(tables)
     playing = np.ones(tables, dtype=bool)
     mask, seat = venv.action_masks(), venv.seat
