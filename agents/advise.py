@@ -66,6 +66,7 @@ __all__ = [
     "Decision",
     "Estimate",
     "advise",
+    "advised_seat",
     "check_position",
     "check_request",
     "parse_hand",
