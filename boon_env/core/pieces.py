@@ -85,10 +85,12 @@ def unpack_bits(bits: int, count: int) -> np.ndarray:
 
 def action_mask(legal: int, num_actions: int) -> np.ndarray:
     """The int8 mask of shape ``(num_actions,)`` of a legal-action bitmask (a fresh array)."""
-    return np.frombuffer(bytearray(_mask_bytes(legal, num_actions)), dtype=np.int8)
+    return _cached_mask(legal, num_actions).copy()
 
 
 @lru_cache(maxsize=4096)
-def _mask_bytes(legal: int, num_actions: int) -> bytes:
+def _cached_mask(legal: int, num_actions: int) -> np.ndarray:
     # The same few legal sets come back again and again: copying a cached mask is cheaper.
-    return unpack_bits(legal, num_actions).tobytes()
+    mask = unpack_bits(legal, num_actions).view(np.int8)
+    mask.flags.writeable = False  # shared by every call: only its copies leave this module
+    return mask
