@@ -41,6 +41,7 @@ from boon_env.bon.rules import (
     tower_after_trick,
     trick_winner,
 )
+from boon_env.core.actions import checked_action, illegal_action_message
 from boon_env.core.bits import mask_of
 from boon_env.core.game import RoundsGame, Trick
 
@@ -281,12 +282,7 @@ class Round:
             ValueError: the action is not legal now (naming it and the legal ones); the state
                 is left unchanged.
         """
-        if type(action) is not int:  # numpy integers are actions too; nothing else is
-            if not isinstance(action, np.integer):
-                raise ValueError(self._illegal_message(action))
-            action = int(action)
-        if not 0 <= action < NUM_ACTIONS or not self.legal_mask() >> action & 1:
-            raise ValueError(self._illegal_message(action))
+        action = checked_action(action, self.legal_mask(), NUM_ACTIONS, self._illegal_message)
         self.history.append(action)
         seat = self.current
         trick = self.trick
@@ -324,12 +320,9 @@ class Round:
         self.current = winner if len(self.tricks) < NUM_TRICKS else -1
 
     def _illegal_message(self, action: object) -> str:
-        legal = ", ".join(card_name(a) for a in self.legal_actions()) or "none (round over)"
-        if type(action) is int and 0 <= action < NUM_ACTIONS:
-            what = card_name(action)
-        else:
-            what = f"not an action id 0-{NUM_ACTIONS - 1}"
-        return f"illegal action {action!r} ({what}) for seat {self.current}; legal actions: {legal}"
+        return illegal_action_message(
+            action, self.current, self.legal_mask(), NUM_ACTIONS, card_name
+        )
 
     def __repr__(self) -> str:
         hands = "; ".join(
