@@ -59,30 +59,34 @@ def test_the_message_names_the_action_and_the_legal_ones() -> None:
     )
 
 
-def test_each_game_keeps_its_own_wording() -> None:
-    rng = np.random.default_rng(0)
-    boon = Round(GameConfig(num_players=3), Deal.random(GameConfig(num_players=3), rng), 0)
-    with pytest.raises(
-        ValueError,
-        match=r"^illegal action 0 \(.*\) for seat 1 in phase PICK; "
-        r"legal actions: pick, pass$",
-    ):
-        boon.apply(0)
-    bon = BonRound(
-        BonConfig(num_players=3), BonDeal.random(BonConfig(num_players=3), rng), (0, 1, 2), 2
-    )
-    with pytest.raises(
-        ValueError,
-        match=r"^illegal action 40 \(not an action id 0-33\) for seat "
-        r"2; legal actions: ",
-    ):
-        bon.apply(40)
-    boyn = BoynRound(
-        BoynConfig(num_players=2), BoynDeal.random(BoynConfig(num_players=2), rng), 0, rng
-    )
-    with pytest.raises(
-        ValueError,
-        match=r"^illegal action 'x' \(not an action id 0-87\) for seat "
-        r"\d; legal: ",
-    ):
-        boyn.apply("x")
+def boon_round(rng: np.random.Generator) -> Any:
+    config = GameConfig(num_players=3)
+    return Round(config, Deal.random(config, rng), 0)
+
+
+def bon_round(rng: np.random.Generator) -> Any:
+    config = BonConfig(num_players=3)
+    return BonRound(config, BonDeal.random(config, rng), (0, 1, 2), 2)
+
+
+def boyn_round(rng: np.random.Generator) -> Any:
+    config = BoynConfig(num_players=2)
+    return BoynRound(config, BoynDeal.random(config, rng), 0, rng)
+
+
+@pytest.mark.parametrize(
+    ("new_round", "action", "message"),
+    [
+        (
+            boon_round,
+            0,
+            r"illegal action 0 \(.*\) for seat 1 in phase PICK; legal actions: pick, pass",
+        ),
+        (bon_round, 40, r"illegal action 40 \(not an action id 0-33\) for seat 2; legal actions: "),
+        (boyn_round, "x", r"illegal action 'x' \(not an action id 0-87\) for seat \d; legal: "),
+    ],
+)
+def test_each_game_keeps_its_own_wording(new_round: Any, action: Any, message: str) -> None:
+    state = new_round(np.random.default_rng(0))
+    with pytest.raises(ValueError, match=f"^{message}"):
+        state.apply(action)
