@@ -24,7 +24,7 @@ from boon_env.bon.rules import (
     NUM_TRICKS,
     PLAYER_COUNTS,
 )
-from boon_env.core.pieces import Layout, Piece, unpack_bits
+from boon_env.core.pieces import Layout, Piece, bits_then_fractions
 
 NUM_COLOURS = len(COLOURS)
 
@@ -128,12 +128,10 @@ def encode(game: Game, seat: int, leftovers_face_up: bool) -> np.ndarray:
     bits |= (
         _TOWER_BITS[state.tower] | 1 << (_LEADER + (leader - seat) % n) | 1 << _PLAYER_COUNT_BIT[n]
     )
-    obs = np.empty(OBS_SIZE, dtype=np.float32)
-    obs[:_BITS] = unpack_bits(bits, _BITS)
     scale = game.config.target_score + 1
     scores = game.scores
-    obs[_BITS:] = [scores[s] / scale for s in _ORDER[n][seat]] + _PAD[n]
-    return obs
+    fractions = [scores[s] / scale for s in _ORDER[n][seat]] + _PAD[n]
+    return bits_then_fractions(bits, _BITS, fractions, OBS_SIZE)
 
 
 decode = LAYOUT.decode  # splits a vector back into its named pieces, each in its shape
