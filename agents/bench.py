@@ -157,7 +157,7 @@ def bench_env(
             if terminated or truncated:
                 env.step(None)
                 continue
-            legal = np.flatnonzero(obs["action_mask"])
+            legal = obs["action_mask"].nonzero()[0]  # 1-D: flatnonzero, less its wrapping
             env.step(int(legal[int(uniforms[k] * len(legal))]))
             k = (k + 1) & 0xFFFFF
             decisions += 1

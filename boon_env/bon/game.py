@@ -208,6 +208,7 @@ class Round:
     """
 
     __slots__ = (
+        "_legal",
         "config",
         "current",
         "deal",
@@ -243,7 +244,7 @@ class Round:
         deal.check(config)
         self.config = config
         self.deal = deal
-        self.first_leader = self.leader = self.current = first_leader
+        self.first_leader = self.leader = first_leader
         self.hands = list(deal.hands)
         self.passes = list(deal.hand_passes)
         self.trick: list[int] = []
@@ -255,6 +256,7 @@ class Round:
         self.passes_played = [0] * n
         self.voids = [0] * n
         self.history: list[int] = []
+        self._turn_of(first_leader)
 
     # ----------------------------------------------------------------------------- queries
     @property
@@ -264,10 +266,7 @@ class Round:
 
     def legal_mask(self) -> int:
         """Bitmask over the 34 actions of what the player to act may play (0 when over)."""
-        seat = self.current
-        if seat < 0:
-            return 0
-        return legal_plays(self.hands[seat], self.passes[seat], self.prime)
+        return self._legal
 
     def legal_actions(self) -> list[int]:
         """The legal actions of the player to act, ascending."""
@@ -282,7 +281,7 @@ class Round:
             ValueError: the action is not legal now (naming it and the legal ones); the state
                 is left unchanged.
         """
-        action = checked_action(action, self.legal_mask(), NUM_ACTIONS, self._illegal_message)
+        action = checked_action(action, self._legal, NUM_ACTIONS, self._illegal_message)
         self.history.append(action)
         seat = self.current
         trick = self.trick
@@ -302,7 +301,7 @@ class Round:
             self.prime = prime_colour(trick)
         n = self.config.num_players
         if len(trick) < n:
-            self.current = (seat + 1) % n
+            self._turn_of((seat + 1) % n)
             return
         self._finish_trick(trick)
 
@@ -317,12 +316,18 @@ class Round:
         self.trick = []
         self.prime = None
         self.leader = winner  # the winner of a trick leads the next one
-        self.current = winner if len(self.tricks) < NUM_TRICKS else -1
+        self._turn_of(winner if len(self.tricks) < NUM_TRICKS else -1)
+
+    def _turn_of(self, seat: int) -> None:
+        """``seat`` is to play (``-1``: nobody, the round is over); what it may play is worked
+        out once, when its turn comes."""
+        self.current = seat
+        self._legal = (
+            legal_plays(self.hands[seat], self.passes[seat], self.prime) if seat >= 0 else 0
+        )
 
     def _illegal_message(self, action: object) -> str:
-        return illegal_action_message(
-            action, self.current, self.legal_mask(), NUM_ACTIONS, card_name
-        )
+        return illegal_action_message(action, self.current, self._legal, NUM_ACTIONS, card_name)
 
     def __repr__(self) -> str:
         hands = "; ".join(

@@ -74,7 +74,7 @@ def encode(state: Round, seat: int, totals: list[int]) -> np.ndarray:
         [state.run / RUN_SCALE, len(state.stock) / SIZE_SCALE]
         + [hands[s].bit_count() / SIZE_SCALE for s in order]
         + pad
-        + [min(totals[s] / limit, 1.0) for s in order]
+        + [totals[s] / limit if totals[s] < limit else 1.0 for s in order]  # at most 1
         + pad
     )
     return bits_then_fractions(bits, _BITS, fractions, OBS_SIZE)
