@@ -57,9 +57,9 @@ for _name in _HOT_ATTRIBUTES:
 
 
 class TerminateIllegalWrapper(_DirectAttributes, wrappers.TerminateIllegalWrapper):
-    """PettingZoo's ``TerminateIllegalWrapper``: a legal action of a live agent goes straight to
-    the environment; anything else (an illegal or a dead step, no observation seen) takes
-    PettingZoo's path."""
+    """PettingZoo's ``TerminateIllegalWrapper``: a legal action of a live agent, or the step of a
+    dead one in a game no illegal move ended, goes straight to the environment; anything else
+    (an illegal move, no observation seen) takes PettingZoo's path."""
 
     def __init__(self, env: AECEnv, illegal_reward: float) -> None:
         self._bind_base(env)
@@ -79,15 +79,12 @@ class TerminateIllegalWrapper(_DirectAttributes, wrappers.TerminateIllegalWrappe
         base = self._base
         agent = base.agent_selection
         seen = self._prev_obs
-        if (
-            type(seen) is dict
-            and "action_mask" in seen
-            and not (base.terminations[agent] or base.truncations[agent])
-            and seen["action_mask"][action]
-        ):
-            self._prev_obs = self._prev_info = None
-            self.env.step(action)
-            return
+        if type(seen) is dict and "action_mask" in seen:
+            dead = base.terminations[agent] or base.truncations[agent]
+            if (not self._terminated) if dead else seen["action_mask"][action]:
+                self._prev_obs = self._prev_info = None
+                self.env.step(action)
+                return
         super().step(action)
 
 
@@ -101,15 +98,20 @@ class AssertOutOfBoundsWrapper(_DirectAttributes, wrappers.AssertOutOfBoundsWrap
         super().__init__(env)
 
     def step(self, action: Any) -> None:
-        """Assert that ``action`` is in the acting agent's action space, then step."""
+        """Assert that ``action`` is in the acting agent's action space (or ``None`` for a dead
+        agent), then step."""
+        base = self._base
+        agent = base.agent_selection
         if type(action) is int:
-            base = self._base
-            space = base.action_space(base.agent_selection)
+            space = base.action_space(agent)
             if type(space) is spaces.Discrete:
                 in_range = space.start <= action < space.start + space.n
                 assert in_range, "action is not in action space"
                 self.env.step(action)
                 return
+        elif action is None and (base.terminations[agent] or base.truncations[agent]):
+            self.env.step(action)
+            return
         super().step(action)
 
 

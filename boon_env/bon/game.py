@@ -152,10 +152,13 @@ class Deal:
     def random(cls, config: GameConfig, rng: np.random.Generator) -> Deal:
         """Shuffle the table's whole deck with ``rng``, deal 7 cards to each player in turn of
         seats, and leave the last two as the leftovers."""
-        order = rng.permutation(_deck_array(config.deck, config.pass_cards)).tolist()
+        # The shuffled deck, each card as its weight (see _mask_and_passes).
+        order = rng.permutation(_deck_weights(config.deck, config.pass_cards)).tolist()
         n = config.num_players
-        hands = [_mask_and_passes(order[s * HAND_SIZE : (s + 1) * HAND_SIZE]) for s in range(n)]
-        leftovers, leftover_passes = _mask_and_passes(order[n * HAND_SIZE :])
+        hands = [
+            _mask_and_passes(sum(order[s * HAND_SIZE : (s + 1) * HAND_SIZE])) for s in range(n)
+        ]
+        leftovers, leftover_passes = _mask_and_passes(sum(order[n * HAND_SIZE :]))
         return cls(
             hands=tuple(mask for mask, _ in hands),
             hand_passes=tuple(passes for _, passes in hands),
@@ -164,21 +167,24 @@ class Deal:
         )
 
 
+# A card's weight: its bit for a Boast card, 1 in a count kept above the Boast bits for a Pass
+# card. Boast cards are all different, so the weights of some cards add up to their bitmask
+# plus their number of Pass cards in the count: a hand is read with one sum.
+_PASS_COUNT = 40
+_WEIGHT_OF_PASS = 1 << _PASS_COUNT
+
+
 @cache
-def _deck_array(deck: int, pass_cards: int) -> np.ndarray:
-    """A table's whole deck as an array of card ids (Pass cards repeated), to shuffle."""
-    return np.array([*boast_cards_of(deck), *[PASS] * pass_cards])
+def _deck_weights(deck: int, pass_cards: int) -> np.ndarray:
+    """A table's whole deck as card weights (Pass cards repeated), in card-id order, to shuffle
+    as the deck itself (a shuffle depends only on the number of cards)."""
+    boast = [1 << card for card in boast_cards_of(deck)]
+    return np.array(boast + [_WEIGHT_OF_PASS] * pass_cards)
 
 
-def _mask_and_passes(cards: Sequence[int]) -> tuple[int, int]:
-    """The Boast-card bitmask and the number of Pass cards of a list of card ids."""
-    mask = passes = 0
-    for card in cards:
-        if card == PASS:
-            passes += 1
-        else:
-            mask |= 1 << card
-    return mask, passes
+def _mask_and_passes(weights: int) -> tuple[int, int]:
+    """The Boast-card bitmask and the number of Pass cards of some cards' summed weights."""
+    return weights & ALL_BOAST_CARDS, weights >> _PASS_COUNT
 
 
 def _place_name(index: int, num_players: int) -> str:
