@@ -80,18 +80,27 @@ def unpack_bits(bits: int, count: int) -> np.ndarray:
     Encoders set the 0/1 part of an observation in one Python int and unpack it with a single
     numpy call, which is much cheaper than writing the entries one by one.
     """
+    unpacked = _unpack_bytes(bits, (count + 7) // 8)
+    return unpacked[:count] if count & 7 else unpacked
+
+
+def _unpack_bytes(bits: int, num_bytes: int) -> np.ndarray:
+    """Bits ``0 .. 8 * num_bytes - 1`` of ``bits`` as a uint8 array of 0/1."""
     # np.unpackbits runs fastest without keywords, in its default "big" bit order over whole
     # bytes; reversing each byte's bits first puts bit i at index i.
-    little = bits.to_bytes((count + 7) // 8, "little").translate(_BITS_REVERSED)
-    unpacked = np.unpackbits(np.frombuffer(little, np.uint8))
-    return unpacked[:count] if count & 7 else unpacked
+    little = bits.to_bytes(num_bytes, "little").translate(_BITS_REVERSED)
+    return np.unpackbits(np.frombuffer(little, np.uint8))
 
 
 def bits_then_fractions(bits: int, num_bits: int, fractions: list[float], size: int) -> np.ndarray:
     """An observation vector (float32, ``size`` entries): bits ``0 .. num_bits - 1`` of ``bits``
     as 0/1, then the ``size - num_bits`` entries of ``fractions``."""
     obs = np.empty(size, np.float32)
-    obs[:num_bits] = unpack_bits(bits, num_bits)
+    num_bytes = (num_bits + 7) // 8
+    if 8 * num_bytes <= size:  # unpack whole bytes: the fractions overwrite the bits past num_bits
+        obs[: 8 * num_bytes] = _unpack_bytes(bits, num_bytes)
+    else:
+        obs[:num_bits] = unpack_bits(bits, num_bits)
     obs[num_bits:] = fractions
     return obs
 
