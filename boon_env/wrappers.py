@@ -96,6 +96,9 @@ class AssertOutOfBoundsWrapper(_DirectAttributes, wrappers.AssertOutOfBoundsWrap
     def __init__(self, env: AECEnv) -> None:
         self._bind_base(env)
         super().__init__(env)
+        # agent -> (start, stop) of its Discrete action space, () for another space; PettingZoo
+        # requires an agent's action space never to change.
+        self._ranges: dict[Any, tuple[int, ...]] = {}
 
     def step(self, action: Any) -> None:
         """Assert that ``action`` is in the acting agent's action space (or ``None`` for a dead
@@ -103,16 +106,23 @@ class AssertOutOfBoundsWrapper(_DirectAttributes, wrappers.AssertOutOfBoundsWrap
         base = self._base
         agent = base.agent_selection
         if type(action) is int:
-            space = base.action_space(agent)
-            if type(space) is spaces.Discrete:
-                in_range = space.start <= action < space.start + space.n
-                assert in_range, "action is not in action space"
+            ranges = self._ranges.get(agent) or self._range_of(agent)
+            if ranges:
+                assert ranges[0] <= action < ranges[1], "action is not in action space"
                 self.env.step(action)
                 return
         elif action is None and (base.terminations[agent] or base.truncations[agent]):
             self.env.step(action)
             return
         super().step(action)
+
+    def _range_of(self, agent: Any) -> tuple[int, ...]:
+        space = self._base.action_space(agent)
+        if type(space) is not spaces.Discrete:
+            return ()
+        start = int(space.start)
+        self._ranges[agent] = (start, start + int(space.n))
+        return self._ranges[agent]
 
 
 class OrderEnforcingWrapper(_DirectAttributes, wrappers.OrderEnforcingWrapper):

@@ -158,7 +158,9 @@ class CardGameEnv(AECEnv):
             self._was_dead_step(action)
             return
         game = self.game
-        result = game.apply(self._action_id(action))  # raises before changing anything if illegal
+        if type(action) is not int:
+            action = self._action_id(action)
+        result = game.apply(action)  # raises before changing anything if illegal
         self._cumulative_rewards[agent] = 0.0
         if self.infos[agent]:
             self.infos[agent] = {}  # the agent saw its info when it chose this action
