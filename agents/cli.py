@@ -27,7 +27,7 @@ from agents.bon_play import BonTerminal  # noqa: E402
 from agents.boyn_arena import BOYN  # noqa: E402
 from agents.boyn_cli import play_boyn_game  # noqa: E402
 from agents.specs import make_agent  # noqa: E402
-from agents.terminal import ask_move, play_game  # noqa: E402
+from agents.terminal import TrickTerminal, ask_move, play_game  # noqa: E402
 from boon_env import boon_v0  # noqa: E402
 from boon_env.boyn.rules import PLAYER_COUNTS as BOYN_PLAYER_COUNTS  # noqa: E402
 from boon_env.render import render_table  # noqa: E402
@@ -279,7 +279,7 @@ def _run_play(args: argparse.Namespace) -> int:
     return play_game(game, agents, args.seat, n, args.seed, args.rounds, input_line=input)
 
 
-class BoonTerminal:
+class BoonTerminal(TrickTerminal):
     """What ``boon play`` shows of Boon (:class:`~agents.terminal.TerminalGame`)."""
 
     def new_env(self, num_players: int, rounds: int | None) -> boon_v0.raw_env:
@@ -340,8 +340,9 @@ class BoonTerminal:
             you = " (you)" if seat == human else ""
             print(f" player_{seat}  {points:>6}  {tricks:>6}  {vc:>13}  {change:>+6}{you}")
 
-    def show_game_end(self, game: dict[str, Any], human: int, stopped_early: bool) -> None:
+    def show_game_end(self, env: boon_v0.raw_env, human: int, stopped_early: bool) -> None:
         """Who holds the most Victory Cards, at the end or when ``--rounds`` stopped the game."""
+        game = env.infos[env.agent_selection]["game"]
         names = ", ".join("you" if seat == human else f"player_{seat}" for seat in game["winners"])
         rounds = f"{game['rounds']} round{'s' if game['rounds'] > 1 else ''}"
         if stopped_early:  # --rounds ended a game the rules had not ended
