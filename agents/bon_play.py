@@ -58,12 +58,8 @@ class BonTerminal(TrickTerminal):
             you = " (you)" if seat == human else ""
             print(f" player_{seat}  {tricks:>6}  {points:>+6}  {score:>5}{you}")
 
-    def show_game_end(self, env: bon_v0.raw_env, human: int, stopped_early: bool) -> None:
-        """The winners, at the end or when ``--rounds`` stopped the game."""
-        game = env.infos[env.agent_selection]["game"]
-        names = ", ".join("you" if seat == human else f"player_{seat}" for seat in game["winners"])
-        rounds = f"{game['rounds']} round{'s' if game['rounds'] > 1 else ''}"
+    def ending(self, winners: str, stopped_early: bool) -> str:
+        """The highest score so far, or the winners."""
         if stopped_early:
-            print(f"\nStopped after {rounds}, as asked. Highest score so far: {names}.")
-        else:
-            print(f"\nGame over after {rounds}. Winner{'s' if ',' in names else ''}: {names}.")
+            return f"Highest score so far: {winners}"
+        return f"Winner{'s' if ',' in winners else ''}: {winners}"

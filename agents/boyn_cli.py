@@ -1,28 +1,14 @@
-"""``boon play --game boyn``: a game of BOYN in the terminal, one seat played by a person."""
+"""What ``boon play --game boyn`` shows of a game of BOYN at the terminal."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
-from agents.base import Agent
-from agents.terminal import ask_move, play_game
+from agents.terminal import ask_move
 from boon_env import boyn_v0
 from boon_env.boyn.render import event_text, render_table
 from boon_env.boyn.rules import Round, action_name, parse_action
-
-
-def play_boyn_game(
-    agents: dict[int, Agent],
-    human: int,
-    num_players: int,
-    seed: int | None,
-    rounds: int | None,
-    input_line: Callable[[str], str],
-) -> int:
-    """Play a game of BOYN (or its first ``rounds`` rounds) with a person at seat ``human``
-    reading moves through ``input_line``; every public event is printed as it happens."""
-    return play_game(BoynTerminal(), agents, human, num_players, seed, rounds, input_line)
 
 
 class BoynTerminal:

@@ -111,6 +111,22 @@ class TrickTerminal:
         if state.tricks and not state.trick:  # the trick just completed is the last one
             print(self.trick_won(state.tricks[-1]))
 
+    def ending(self, winners: str, stopped_early: bool) -> str:
+        """What the last line says of the ``winners`` (their names), e.g. ``"Winner: you"``."""
+        raise NotImplementedError
+
+    def show_game_end(self, env: Any, human: int, stopped_early: bool) -> None:
+        """The game's ``info["game"]``: its length and its winners (the leaders when
+        ``--rounds`` stopped it)."""
+        game = env.infos[env.agent_selection]["game"]
+        names = ", ".join("you" if seat == human else f"player_{seat}" for seat in game["winners"])
+        rounds = f"{game['rounds']} round{'s' if game['rounds'] > 1 else ''}"
+        ending = self.ending(names, stopped_early)
+        if stopped_early:  # --rounds ended a game the rules had not ended
+            print(f"\nStopped after {rounds}, as asked. {ending}.")
+        else:
+            print(f"\nGame over after {rounds}. {ending}.")
+
 
 def play_game(
     game: TerminalGame,
