@@ -26,10 +26,10 @@ from agents.base import Agent  # noqa: E402
 from agents.bon_arena import BON  # noqa: E402
 from agents.bon_play import BonTerminal  # noqa: E402
 from agents.boyn_arena import BOYN  # noqa: E402
-from agents.boyn_cli import play_boyn_game  # noqa: E402
+from agents.boyn_cli import BoynTerminal  # noqa: E402
 from agents.game_arena import DEFAULT_MAX_ROUNDS, run_game_arena  # noqa: E402
 from agents.specs import make_agent  # noqa: E402
-from agents.terminal import ask_move, play_game  # noqa: E402
+from agents.terminal import TrickTerminal, ask_move, play_game  # noqa: E402
 from boon_env import boon_v0  # noqa: E402
 from boon_env.boyn.rules import PLAYER_COUNTS as BOYN_PLAYER_COUNTS  # noqa: E402
 from boon_env.render import render_table  # noqa: E402
@@ -375,13 +375,12 @@ def _run_play(args: argparse.Namespace) -> int:
     agents = dict(zip(others, _check_specs(seat_spec, n, args.game), strict=True))
     for seat, agent in agents.items():
         agent.reset(None if args.seed is None else args.seed + seat)
-    if args.game == "boyn":
-        return play_boyn_game(agents, args.seat, n, args.seed, args.rounds, input_line=input)
-    game = BonTerminal() if args.game == "bon" else BoonTerminal()
+    terminals = {"boon": BoonTerminal, "bon": BonTerminal, "boyn": BoynTerminal}
+    game = terminals[args.game]()
     return play_game(game, agents, args.seat, n, args.seed, args.rounds, input_line=input)
 
 
-class BoonTerminal:
+class BoonTerminal(TrickTerminal):
     """What ``boon play`` shows of Boon (:class:`~agents.terminal.TerminalGame`)."""
 
     def new_env(self, num_players: int, rounds: int | None) -> boon_v0.raw_env:
@@ -442,14 +441,9 @@ class BoonTerminal:
             you = " (you)" if seat == human else ""
             print(f" player_{seat}  {points:>6}  {tricks:>6}  {vc:>13}  {change:>+6}{you}")
 
-    def show_game_end(self, game: dict[str, Any], human: int, stopped_early: bool) -> None:
-        """Who holds the most Victory Cards, at the end or when ``--rounds`` stopped the game."""
-        names = ", ".join("you" if seat == human else f"player_{seat}" for seat in game["winners"])
-        rounds = f"{game['rounds']} round{'s' if game['rounds'] > 1 else ''}"
-        if stopped_early:  # --rounds ended a game the rules had not ended
-            print(f"\nStopped after {rounds}, as asked. Most Victory Cards so far: {names}.")
-        else:
-            print(f"\nGame over after {rounds}. Most Victory Cards: {names}.")
+    def ending(self, winners: str, stopped_early: bool) -> str:
+        """Who holds the most Victory Cards."""
+        return f"Most Victory Cards{' so far' if stopped_early else ''}: {winners}"
 
 
 def _parse_action(text: str) -> int:
