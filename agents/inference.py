@@ -22,11 +22,11 @@ is only an approximation of how the others play), and ``T > 1`` flattens an over
 policy. Forced moves (one legal action) carry no information and are skipped, as are the
 searcher's own choices (their probability does not depend on the hidden cards).
 
-The picker's discards are hidden, but they are part of the sampled state and the policy
-chose them, so they count too: at each discard step the probability is the policy's mass on
-the sampled discards not yet buried, the one it likes best buried next. For a Boon of one
-card that is exact; for more it approximates the probability of the set (the order the
-policy would bury them in is not summed over).
+The picker's discards are hidden and add no factor: the estimator treats them as uniform
+among the picker's cards, an approximation. Counting the policy's probability of burying the
+sampled cards was tried and made the weights degenerate (one deal of 100 carried nearly all
+the weight: a confident policy makes almost every uniformly drawn discard very unlikely),
+so the resampled deals were one deal many times over.
 
 **Self-normalised importance resampling.** :func:`deal_log_weights` gives ``log prod q`` for
 ``K`` candidate deals drawn from the uniform prior; normalised, these are importance weights
@@ -96,10 +96,8 @@ def replay(
     log_weights = np.zeros(len(deals))
     for seat, action in log.pick_actions(view):
         _play(venv, model if seat != view.me else None, action, log_weights)
-    if view.picker == view.me:  # my own discards, in any order: nobody else saw them
-        _bury(venv, None, np.full(len(deals), view.discards), log_weights)
-    elif view.picker is not None:
-        _bury(venv, model, np.array([discards for _, _, discards in deals]), log_weights)
+    if view.picker is not None:
+        _bury(venv, np.array([discards for _, _, discards in deals]))
     for seat, card in log.play_actions(view):
         _play(venv, model if seat != view.me else None, card, log_weights)
     return venv, log_weights
@@ -146,22 +144,12 @@ def _play(
     venv.step(np.full(venv.num_tables, action))
 
 
-def _bury(
-    venv: VectorBoon, model: PlayerModel | None, buried: np.ndarray, log_weights: np.ndarray
-) -> None:
-    """The picker of every table buries its cards ``buried`` (a bitmask per table); with a
-    model, one card at a time, the one the policy likes best first, each step adding ``log q``
-    of burying one of the cards still to go."""
+def _bury(venv: VectorBoon, buried: np.ndarray) -> None:
+    """The picker of every table buries its cards ``buried`` (a bitmask per table), lowest
+    first: nobody else sees the order, and the discards add nothing to the likelihood."""
     left = buried.copy()
     while left.any():  # every table buries the same number of cards
-        chosen = _bits(left)
-        if model is None:
-            cards = np.argmax(chosen, axis=1)  # the lowest: the order is nobody's business
-        else:
-            masks = _bits(venv.legal)
-            probabilities = model.probabilities(venv.observe(), masks)
-            log_weights += np.log(model.chance(probabilities, masks, chosen))
-            cards = np.argmax(np.where(chosen, probabilities, -1.0), axis=1)
+        cards = np.argmax(_bits(left), axis=1)
         left &= ~(np.int64(1) << cards)
         venv.step(cards)
 
