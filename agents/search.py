@@ -100,7 +100,7 @@ class SearchParams:
 
 # The ``expert`` spec: the settings chosen by measurement (docs/agents.md, "Search that reads
 # the play") as the strongest within 0.1 s a decision on one core.
-EXPERT = SearchParams(samples=16, inference="ppo", rollout="ppo", candidates=100)
+EXPERT = SearchParams(samples=32, inference="ppo", rollout="ppo", candidates=200)
 
 
 def search_action(
