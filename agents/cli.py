@@ -49,8 +49,8 @@ from boon_env.rules import (  # noqa: E402
 
 ARENA_GAMES = {"boon": BOON, "bon": BON, "boyn": BOYN}
 _SPEC_HELP = (
-    "agent spec: random, heuristic[:name=value,...], search[:samples=N], ppo[:path/to/model.npz], "
-    "rllib:CHECKPOINT_DIR"
+    "agent spec: random, heuristic[:name=value,...], search[:samples=N,inference=ppo,rollout=ppo], "
+    "expert, ppo[:path/to/model.npz], rllib:CHECKPOINT_DIR"
 )
 
 

@@ -25,6 +25,10 @@ from math import comb
 import numpy as np
 
 from agents.heuristic import HeuristicParams, choose
+from agents.history import PlayLog
+from agents.inference import PlayerModel, dealt, policy_values, replay, resample
+from agents.policy import NumpyPolicy
+from agents.trained import PPOAgent, default_model
 from agents.view import CONFIGS, View, legal_bits
 from boon_env.rules import (
     SUIT_MASK,
@@ -44,6 +48,10 @@ _NUM_SUITS = len(SUIT_MASK)
 _ALL_SUITS = (1 << _NUM_SUITS) - 1
 
 
+INFERENCES = ("none", "ppo")
+ROLLOUTS = ("heuristic", "ppo")
+
+
 @dataclass(frozen=True)
 class SearchParams:
     """Settings of the search player.
@@ -51,14 +59,48 @@ class SearchParams:
     Attributes:
         samples: determinized deals per decision (the budget).
         points_weight: weight of the points share added to the Victory-Card outcome.
+        inference: ``"none"``: deals drawn uniformly; ``"ppo"``: ``candidates`` uniform deals
+            weighted by how likely the policy makes the play seen so far, ``samples`` of them
+            resampled (:mod:`agents.inference`).
+        rollout: who plays the playouts: ``"heuristic"`` or ``"ppo"`` (the policy, greedy).
+        candidates: uniform deals drawn per decision before resampling (``inference=ppo``).
+        epsilon: weight of uniform play in the player model (keeps every deal possible).
+        temperature: softmax temperature of the player model (> 1 flattens the policy).
+        model: the policy file for ``ppo`` (empty: the shipped model for the table size).
     """
 
     samples: int = 20
     points_weight: float = 0.1
+    inference: str = "none"
+    rollout: str = "heuristic"
+    candidates: int = 100
+    epsilon: float = 0.1
+    temperature: float = 1.0
+    model: str = ""
 
     def __post_init__(self) -> None:
         if type(self.samples) is not int or self.samples < 1:
             raise ValueError(f"samples must be an integer >= 1, got {self.samples!r}")
+        if type(self.candidates) is not int or self.candidates < 1:
+            raise ValueError(f"candidates must be an integer >= 1, got {self.candidates!r}")
+        if self.inference not in INFERENCES:
+            raise ValueError(f"inference must be one of {INFERENCES}, got {self.inference!r}")
+        if self.rollout not in ROLLOUTS:
+            raise ValueError(f"rollout must be one of {ROLLOUTS}, got {self.rollout!r}")
+        if not 0 <= self.epsilon <= 1:
+            raise ValueError(f"epsilon must be between 0 and 1, got {self.epsilon!r}")
+        if not self.temperature > 0:
+            raise ValueError(f"temperature must be > 0, got {self.temperature!r}")
+
+    @property
+    def uses_policy(self) -> bool:
+        """Whether the policy plays a part (inference or playouts)."""
+        return "ppo" in (self.inference, self.rollout)
+
+
+# The ``expert`` spec: the settings chosen by measurement (docs/agents.md, "Search that reads
+# the play") as the strongest within 0.1 s a decision on one core.
+EXPERT = SearchParams(samples=32, inference="ppo", rollout="ppo", candidates=200)
 
 
 def search_action(
@@ -72,12 +114,17 @@ def search_action(
     actions = actions_of(legal)
     if len(actions) == 1:
         return actions[0]
-    default = choose(view, legal, rollout)
-    values = action_values(view, legal, params, rollout, rng)
+    return best_action(
+        action_values(view, legal, params, rollout, rng), choose(view, legal, rollout)
+    )
+
+
+def best_action(values: dict[int, float], default: int) -> int:
+    """The action of highest value; ``default`` when it is among the best."""
     best = max(values.values())
     if values[default] >= best - 1e-9:
         return default
-    return next(action for action in actions if values[action] == best)
+    return next(action for action, value in values.items() if value == best)
 
 
 def action_values(
@@ -89,16 +136,61 @@ def action_values(
 ) -> dict[int, float]:
     """The mean playout outcome (:func:`outcome`) of every legal action, over the same
     ``params.samples`` sampled deals for all actions."""
-    actions = actions_of(legal)
+    states = [sample_round(view, rng) for _ in range(params.samples)]
+    weights = np.ones(len(states))
+    return playout_values(states, weights, actions_of(legal), rollout, params.points_weight)
+
+
+def playout_values(
+    states: Sequence[Round],
+    weights: np.ndarray,
+    actions: Sequence[int],
+    rollout: HeuristicParams,
+    points_weight: float,
+) -> dict[int, float]:
+    """The ``weights``-weighted mean outcome of each action over heuristic playouts of the
+    ``states`` (all at the searcher's turn)."""
+    me = states[0].current
     totals = [0.0] * len(actions)
-    for _ in range(params.samples):
-        state = sample_round(view, rng)
+    for state, weight in zip(states, weights.tolist(), strict=True):
         for i, action in enumerate(actions):
             playout = state.clone()
             playout.apply(action)
             play_out(playout, rollout)
-            totals[i] += outcome(playout, view.me, params.points_weight)
-    return {action: total / params.samples for action, total in zip(actions, totals, strict=True)}
+            totals[i] += weight * outcome(playout, me, points_weight)
+    total = weights.sum()
+    return {action: value / total for action, value in zip(actions, totals, strict=True)}
+
+
+def reading_values(
+    view: View,
+    legal: int,
+    log: PlayLog,
+    params: SearchParams,
+    policy: NumpyPolicy,
+    rollout: HeuristicParams,
+    rng: np.random.Generator,
+) -> dict[int, float]:
+    """:func:`action_values` with the deals weighted by the play (``params.inference``) and
+    the playouts by ``params.rollout``; ``log`` must hold the round's tricks so far."""
+    inferring = params.inference == "ppo"
+    states = [
+        sample_round(view, rng) for _ in range(params.candidates if inferring else params.samples)
+    ]
+    deals = [dealt(view, state, rng) for state in states]
+    if inferring:
+        model = PlayerModel(policy, params.epsilon, params.temperature)
+        _, log_weights = replay(view, log, deals, model)
+        kept, counts = np.unique(resample(log_weights, params.samples, rng), return_counts=True)
+    else:
+        kept, counts = np.arange(len(states)), np.ones(len(states), dtype=np.int64)
+    actions = actions_of(legal)
+    if params.rollout == "heuristic":
+        chosen = [states[i] for i in kept]
+        return playout_values(chosen, counts.astype(float), actions, rollout, params.points_weight)
+    venv, _ = replay(view, log, [deals[i] for i in kept] * len(actions))
+    values = policy_values(venv, actions, view.me, policy, params.points_weight) @ counts
+    return dict(zip(actions, (values / counts.sum()).tolist(), strict=True))
 
 
 def play_out(state: Round, params: HeuristicParams) -> None:
@@ -276,7 +368,16 @@ def _rows(size: int, bounds: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
 
 # -------------------------------------------------------------------------------------- agent
 class SearchAgent:
-    """The ``search`` player: PIMC with heuristic playouts (see the module docstring)."""
+    """The ``search`` player: PIMC with heuristic playouts (see the module docstring), and
+    with ``inference`` or ``rollout`` set to ``"ppo"``, the search that reads the play
+    (:mod:`agents.inference`): it then follows the round through its own observations
+    (:class:`~agents.history.PlayLog`) and, in a round it did not see from the start, searches
+    like plain ``search``.
+
+    Raises:
+        ValueError: the policy file cannot be loaded or is made for another table size than
+            ``num_players`` (:class:`~agents.policy.ModelFileError`).
+    """
 
     def __init__(
         self,
@@ -284,19 +385,59 @@ class SearchAgent:
         rollout: HeuristicParams | None = None,
         seed: int | None = None,
         name: str = "search",
+        num_players: int = 4,
     ) -> None:
         self.params = params or SearchParams()
         self.rollout = rollout or HeuristicParams()
         self.name = name
+        self.num_players = num_players
+        self.policy: NumpyPolicy | None = None
+        if self.params.uses_policy:
+            path = self.params.model or default_model(num_players)
+            self.policy = PPOAgent(path, num_players=num_players).policy
         self._rng = np.random.default_rng(seed)
+        self._logs: dict[int, PlayLog] = {}
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
-        """Search from what the observation shows."""
+        """Search from what the observation shows.
+
+        Raises:
+            ValueError: the policy plays a part and the table is not of ``num_players``.
+        """
         legal = legal_bits(action_mask)
         view = View.from_observation(observation)
-        return search_action(view, legal, self.params, self.rollout, self._rng)
+        if self.policy is None:
+            return search_action(view, legal, self.params, self.rollout, self._rng)
+        if view.num_players != self.num_players:
+            raise ValueError(
+                f"{self.name}: its policy is for {self.num_players} players, the table has "
+                f"{view.num_players}"
+            )
+        log = self._follow(view)
+        actions = actions_of(legal)
+        if len(actions) == 1:
+            return actions[0]
+        if not log.complete:
+            return search_action(view, legal, self.params, self.rollout, self._rng)
+        values = reading_values(view, legal, log, self.params, self.policy, self.rollout, self._rng)
+        if self.params.rollout == "ppo":
+            default = self.policy.greedy(observation, action_mask)
+        else:
+            default = choose(view, legal, self.rollout)
+        return best_action(values, default)
+
+    def _follow(self, view: View) -> PlayLog:
+        """The log of the round ``view`` is in, brought up to date. Logs are kept by the
+        dealer's relative seat, which tells the seats of one agent object apart."""
+        log = self._logs.get(view.dealer)
+        if log is None or not log.continues(view):
+            log = self._logs[view.dealer] = PlayLog.start(view)
+        log.update(view)
+        return log
 
     def reset(self, seed: int | None = None) -> None:
-        """Reseed the sampling generator (``None`` keeps the current stream)."""
+        """Start a new round; reseed the sampling generator (``None`` keeps the current
+        stream)."""
+        self._logs.clear()
         if seed is not None:
             self._rng = np.random.default_rng(seed)

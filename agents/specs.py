@@ -5,6 +5,8 @@
 | ``random`` | :class:`~agents.random_agent.RandomAgent` |
 | ``heuristic`` or ``heuristic:pick_threshold_4p=5,win_points=2`` | :class:`~agents.heuristic.HeuristicAgent` with named parameters |
 | ``search`` or ``search:samples=50,points_weight=0.1`` | :class:`~agents.search.SearchAgent` |
+| ``search:samples=16,inference=ppo,rollout=ppo`` | the search that reads the play (:mod:`agents.inference`; ``inference=none``, ``rollout=heuristic`` by default) |
+| ``expert`` | the strongest player within 0.1 s a decision: :data:`~agents.search.EXPERT` search |
 | ``heuristic`` with ``game="boyn"`` | :class:`~agents.boyn_heuristic.BoynHeuristicAgent` (BOYN: ``random`` and ``heuristic`` only) |
 | ``ppo`` or ``ppo:path/to/model.npz`` | :class:`~agents.trained.PPOAgent` (bare ``ppo``: the shipped model for the table size; a ``.zip`` of stable-baselines3 is unpickled: trusted files only) |
 | ``blind:SPEC``, ``cautious:K:SPEC``, ``bold:K:SPEC`` | :class:`~agents.holdings.HoldingBidder`: SPEC bidding by its Victory Cards (game mode) |
@@ -26,7 +28,7 @@ from agents.boyn_heuristic import BoynHeuristicAgent, BoynHeuristicParams
 from agents.heuristic import HeuristicAgent, HeuristicParams
 from agents.holdings import HoldingBidder, parse_holding_spec
 from agents.random_agent import RandomAgent
-from agents.search import SearchAgent, SearchParams
+from agents.search import EXPERT, SearchAgent, SearchParams
 from agents.trained import PPOAgent, default_model
 
 GAMES = ("boon", "bon", "boyn")
@@ -71,7 +73,14 @@ def _boyn_heuristic(spec: str, arg: str, seed: int | None, num_players: int) -> 
 
 
 def _search(spec: str, arg: str, seed: int | None, num_players: int) -> Agent:
-    return SearchAgent(SearchParams(**_params(spec, arg, SearchParams)), seed=seed, name=spec)
+    params = SearchParams(**_params(spec, arg, SearchParams))
+    return SearchAgent(params, seed=seed, name=spec, num_players=num_players)
+
+
+def _expert(spec: str, arg: str, seed: int | None, num_players: int) -> Agent:
+    if arg:
+        raise ValueError(f"agent spec {spec!r}: 'expert' takes no parameters")
+    return SearchAgent(EXPERT, seed=seed, name=spec, num_players=num_players)
 
 
 def _ppo(spec: str, arg: str, seed: int | None, num_players: int) -> Agent:
@@ -101,6 +110,7 @@ _BUILDERS: dict[str, dict[str, Callable[[str, str, int | None, int], Agent]]] = 
         "random": _random,
         "heuristic": _heuristic,
         "search": _search,
+        "expert": _expert,
         "ppo": _ppo,
         "rllib": _rllib,
         "blind": _holding,
@@ -124,7 +134,7 @@ def _params(spec: str, arg: str, cls: type) -> dict[str, Any]:
                 f"agent spec {spec!r}: expected name=value with a name among {tuple(types)}, "
                 f"got {item!r}"
             )
-        convert = int if types[name] in (int, "int") else float
+        convert = {"int": int, "str": str}.get(getattr(types[name], "__name__", types[name]), float)
         try:
             params[name] = convert(text)
         except ValueError:

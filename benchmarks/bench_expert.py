@@ -1,0 +1,87 @@
+"""Seconds per decision of search players (``expert``'s budget is 0.1 s on one core).
+
+Run: ``python benchmarks/bench_expert.py [--agents SPEC ...] [--players N] [--rounds N]``.
+Each agent spec plays ``--rounds`` arena deals at seat 0 against ``ppo`` players (one process,
+one BLAS thread: one core). Every decision with more than one legal action is timed in CPU
+seconds of the process (``time.process_time``: what the decision costs one core, however busy
+the machine is) and in wall seconds. Prints the median, mean, 90th percentile and maximum CPU
+seconds per decision, the mean wall seconds, and the load average (quote them with it).
+"""
+
+from __future__ import annotations
+
+import os
+
+for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ[_variable] = "1"  # one core per process: set before numpy is imported
+
+import argparse  # noqa: E402
+import time  # noqa: E402
+from typing import Any  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+from agents.arena import boon_deal_options, play_round  # noqa: E402
+from agents.specs import make_agent  # noqa: E402
+from boon_env import boon_v0  # noqa: E402
+
+DEFAULT_AGENTS = (
+    "search",
+    "search:inference=ppo",
+    "search:rollout=ppo",
+    "search:inference=ppo,rollout=ppo",
+    "expert",
+)
+
+
+def decision_seconds(
+    spec: str, players: int, rounds: int, seed: int
+) -> tuple[list[float], list[float]]:
+    """CPU and wall seconds of every decision with a choice that ``spec`` makes at seat 0
+    over ``rounds`` deals against ``ppo`` players."""
+    env = boon_v0.raw_env(num_players=players)
+    agent = make_agent(spec, seed=seed, num_players=players)
+    seated: list[Any] = [agent] + [make_agent("ppo", num_players=players)] * (players - 1)
+    cpu: list[float] = []
+    wall: list[float] = []
+    act = agent.act
+
+    def timed(observation: np.ndarray, action_mask: np.ndarray) -> int:
+        start, start_wall = time.process_time(), time.perf_counter()
+        action = act(observation, action_mask)
+        if np.count_nonzero(action_mask) > 1:
+            cpu.append(time.process_time() - start)
+            wall.append(time.perf_counter() - start_wall)
+        return action
+
+    agent.act = timed  # type: ignore[method-assign]
+    for index in range(rounds):
+        agent.reset(seed=index)
+        play_round(env, seated, boon_deal_options(players, seed, index))
+    return cpu, wall
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Print the seconds-per-decision table."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--agents", nargs="+", default=list(DEFAULT_AGENTS))
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--rounds", type=int, default=30)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    print(f"{args.players} players, {args.rounds} rounds at seat 0 against ppo, one core")
+    print(
+        "| agent | decisions | median CPU s | mean CPU s | p90 CPU s | max CPU s | mean wall s |"
+        f"\n|{' --- |' * 7}"
+    )
+    for spec in args.agents:
+        cpu, wall = map(np.array, decision_seconds(spec, args.players, args.rounds, args.seed))
+        print(
+            f"| `{spec}` | {cpu.size} | {np.median(cpu):.4f} | {cpu.mean():.4f} | "
+            f"{np.percentile(cpu, 90):.4f} | {cpu.max():.4f} | {wall.mean():.4f} |"
+        )
+    print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,239 @@
+"""The search that reads the play: the play log, the inference weights, policy playouts, the
+``expert`` spec and its parameters."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from agents.arena import boon_deal_options
+from agents.history import PlayLog
+from agents.inference import PlayerModel, dealt, replay, resample
+from agents.policy import NumpyPolicy, save_policy
+from agents.search import EXPERT, SearchAgent, SearchParams, sample_round
+from agents.specs import make_agent
+from agents.trained import default_model
+from agents.view import CONFIGS, View
+from boon_env import boon_v0
+from boon_env.encoding import OBS_SIZE
+from boon_env.rules import NUM_ACTIONS, Deal, Phase, Round, actions_of
+
+ALL_OPTIONS = ("inference=ppo", "rollout=ppo", "inference=ppo,rollout=ppo")
+
+
+def _save(policy: NumpyPolicy, path: Path, n: int) -> str:
+    return str(save_policy(path / f"model_{n}p", policy, n))
+
+
+def _random_policy(seed: int) -> NumpyPolicy:
+    rng = np.random.default_rng(seed)
+    weights = [rng.normal(0, 0.3, (OBS_SIZE, 8)), rng.normal(0, 0.3, (8, NUM_ACTIONS))]
+    return NumpyPolicy(
+        [w.astype(np.float32) for w in weights],
+        [np.zeros(8, np.float32), np.zeros(NUM_ACTIONS, np.float32)],
+    )
+
+
+def _highest_action_policy() -> NumpyPolicy:
+    """A deterministic policy: the highest legal action id (pass over pick, the highest card
+    of those it may play), whatever it sees."""
+    weights = np.zeros((OBS_SIZE, NUM_ACTIONS), np.float32)
+    return NumpyPolicy([weights], [100 * np.arange(NUM_ACTIONS, dtype=np.float32)])
+
+
+def _play(n: int, seated: list, seed: int, index: int = 0) -> list[int]:
+    """One arena round; the env raises on an illegal action. Returns the actions."""
+    env = boon_v0.raw_env(num_players=n)
+    for slot, agent in enumerate(seated):
+        agent.reset(seed=seed + slot)
+    env.reset(options=boon_deal_options(n, seed, index))
+    name = env.agent_selection
+    while not env.terminations[name]:
+        observed = env.observe(name)
+        agent = seated[env.possible_agents.index(name)]
+        action = agent.act(observed["observation"], observed["action_mask"])
+        assert observed["action_mask"][action] == 1, f"{agent.name} chose {action}"
+        env.step(action)
+        name = env.agent_selection
+    return list(env.game.round.history)
+
+
+# ----------------------------------------------------------------------------- legal play
+@pytest.mark.parametrize("n", [3, 4, 5])
+@pytest.mark.parametrize("options", ALL_OPTIONS)
+def test_reading_search_plays_legally_at_every_table_size(
+    n: int, options: str, tmp_path: Path
+) -> None:
+    model = _save(_random_policy(n), tmp_path, n)
+    spec = f"search:samples=2,candidates=6,{options},model={model}"
+    # One agent object in every seat: it keeps one play log per seat it sits in.
+    agent = make_agent(spec, seed=1, num_players=n)
+    for index in range(3):
+        _play(n, [agent] * n, seed=5, index=index)
+
+
+def test_reading_search_is_reproducible_under_a_seed(tmp_path: Path) -> None:
+    model = _save(_random_policy(4), tmp_path, 4)
+    spec = f"search:samples=3,candidates=8,inference=ppo,rollout=ppo,model={model}"
+
+    def moves(seed: int) -> list[int]:
+        seated = [make_agent(spec, seed=seed, num_players=4)] + [
+            make_agent("heuristic", num_players=4) for _ in range(3)
+        ]
+        return [a for index in range(2) for a in _play(4, seated, seed, index)]
+
+    assert moves(3) == moves(3)
+
+
+def test_expert_plays_the_shipped_model_for_its_table() -> None:
+    agent = make_agent("expert", seed=0, num_players=4)
+    assert agent.params == EXPERT and agent.name == "expert"
+    assert agent.policy is not None
+    _play(4, [agent] + [make_agent("ppo", num_players=4) for _ in range(3)], seed=2)
+
+
+# ------------------------------------------------------------------------------- play log
+@pytest.mark.parametrize("n", [3, 4, 5])
+@pytest.mark.parametrize("seed", range(6))
+def test_play_log_rebuilds_the_public_actions(n: int, seed: int) -> None:
+    """Seat 0, seeing only its own turns, lists every pass, pick and card played in order."""
+    rng = np.random.default_rng(seed)
+    state = Round(CONFIGS[n], Deal.random(CONFIGS[n], rng), dealer=seed % n)
+    public: list[tuple[int, int]] = []
+    log = None
+    while state.phase is not Phase.DONE:
+        if state.current == 0:
+            view = View.from_round(state, 0)
+            if log is None or not log.continues(view):
+                log = PlayLog.start(view)
+            log.update(view)
+            assert log.complete
+            assert log.pick_actions(view) + log.play_actions(view) == public
+        seat, action = state.current, int(rng.choice(state.legal_actions()))
+        if state.phase is not Phase.DISCARD:
+            public.append((seat, action))
+        state.apply(action)
+
+
+def test_a_log_started_mid_round_is_incomplete() -> None:
+    state = Round(CONFIGS[4], Deal.random(CONFIGS[4], np.random.default_rng(0)), dealer=3)
+    while state.phase is not Phase.PLAY or sum(state.tricks_won) < 2 or state.current:
+        state.apply(state.legal_actions()[0])
+    assert not PlayLog.start(View.from_round(state, 0)).complete
+
+
+# ----------------------------------------------------------------------------- inference
+def _mid_round(policy: NumpyPolicy, n: int, seed: int) -> tuple[View, PlayLog]:
+    """Every seat plays ``policy`` greedily until seat 0's turn in the third trick; seat 0's
+    view and play log."""
+    config = CONFIGS[n]
+    state = Round(config, Deal.random(config, np.random.default_rng(seed)), dealer=1)
+    log = None
+    while True:
+        legal = state.legal_mask()
+        if state.current == 0:
+            view = View.from_round(state, 0)
+            log = log if log is not None and log.continues(view) else PlayLog.start(view)
+            log.update(view)
+            if state.phase is Phase.PLAY and sum(state.tricks_won) == 2:
+                return view, log
+        state.apply(actions_of(legal)[-1])  # the highest legal action, as the policy plays
+
+
+def _consistent(view: View, log: PlayLog, deal: tuple) -> bool:
+    """Whether every other seat's public action was its highest legal one under ``deal``."""
+    hands, boon, discards = deal
+    state = Round(CONFIGS[view.num_players], Deal(hands, boon), dealer=view.dealer)
+    for seat, action in log.pick_actions(view):
+        if seat != view.me and actions_of(state.legal_mask())[-1] != action:
+            return False
+        state.apply(action)
+    for card in actions_of(discards):
+        state.apply(card)
+    for seat, action in log.play_actions(view):
+        if seat != view.me and actions_of(state.legal_mask())[-1] != action:
+            return False
+        state.apply(action)
+    return True
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_deals_that_contradict_a_deterministic_player_get_tiny_weight(n: int) -> None:
+    policy = _highest_action_policy()
+    view, log = _mid_round(policy, n, seed=n)
+    rng = np.random.default_rng(0)
+    deals = [dealt(view, sample_round(view, rng), rng) for _ in range(60)]
+    venv, log_weights = replay(view, log, deals, PlayerModel(policy, 1e-6, 1.0))
+    consistent = np.array([_consistent(view, log, deal) for deal in deals])
+    assert consistent.any() and not consistent.all()
+    weights = np.exp(log_weights - log_weights.max())
+    weights /= weights.sum()
+    assert weights.sum() == pytest.approx(1.0)
+    assert weights[~consistent].sum() < 1e-4
+    assert np.allclose(log_weights[consistent], log_weights[consistent].max(), atol=1e-3)
+    # Every replayed table stands where the view does: seat 0 to play the same legal cards.
+    assert (venv.seat == 0).all() and (venv.legal == view.hand & venv.legal).all()
+    # Resampling keeps only the consistent deals.
+    assert consistent[resample(log_weights, 50, rng)].all()
+
+
+def test_without_a_model_every_deal_weighs_the_same() -> None:
+    view, log = _mid_round(_highest_action_policy(), 4, seed=1)
+    rng = np.random.default_rng(2)
+    deals = [dealt(view, sample_round(view, rng), rng) for _ in range(5)]
+    assert not replay(view, log, deals)[1].any()
+
+
+def test_resampling_follows_the_weights() -> None:
+    rng = np.random.default_rng(0)
+    picks = resample(np.log(np.array([0.0, 1.0, 3.0]) + 1e-300), 400, rng)
+    assert set(picks.tolist()) == {1, 2}
+    assert np.mean(picks == 2) == pytest.approx(0.75, abs=0.01)
+
+
+# --------------------------------------------------------------------------- spec errors
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("search:inference=bogus", r"inference must be one of \('none', 'ppo'\)"),
+        ("search:rollout=random", r"rollout must be one of \('heuristic', 'ppo'\)"),
+        ("search:candidates=0", "candidates must be"),
+        ("search:epsilon=1.5", "epsilon must be between 0 and 1"),
+        ("search:temperature=0", "temperature must be > 0"),
+        ("search:samples=x", "samples must be int"),
+        ("search:rollout=ppo,model=/nonexistent/m.npz", "/nonexistent/m.npz"),
+        ("expert:samples=3", "'expert' takes no parameters"),
+    ],
+)
+def test_bad_search_specs_raise_one_line_errors(spec: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message) as error:
+        make_agent(spec, num_players=4)
+    assert "\n" not in str(error.value)
+
+
+def test_spec_parameters_reach_the_search() -> None:
+    agent = make_agent("search:samples=5,inference=ppo,rollout=heuristic,epsilon=0.2")
+    assert agent.params == SearchParams(samples=5, inference="ppo", epsilon=0.2)
+    assert make_agent("search").params == SearchParams()  # today's search is unchanged
+    assert make_agent("search").policy is None
+
+
+# ---------------------------------------------------------------------------- table size
+def test_a_four_player_model_at_a_five_player_table_is_an_error() -> None:
+    spec = f"search:rollout=ppo,model={default_model(4)}"
+    with pytest.raises(ValueError, match="4-player model, but the table has 5 players"):
+        make_agent(spec, num_players=5)
+    agent = make_agent(spec, num_players=4)
+    env = boon_v0.raw_env(num_players=5)
+    env.reset(seed=0)
+    observed = env.observe(env.agent_selection)
+    with pytest.raises(ValueError, match="its policy is for 4 players, the table has 5"):
+        agent.act(observed["observation"], observed["action_mask"])
+
+
+def test_a_search_agent_without_policy_needs_no_model() -> None:
+    # Plain search at a table size with no shipped model still works.
+    agent = SearchAgent(SearchParams(samples=2), num_players=5)
+    _play(5, [agent] * 5, seed=3)
