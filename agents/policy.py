@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -71,6 +71,11 @@ class NumpyPolicy:
     weights: list[np.ndarray]
     biases: list[np.ndarray]
     activation: str = "tanh"
+    # batch_logits' first layer: which inputs some batch has set (bool), their column indices
+    # and those rows of weights[0]; grown when a batch sets a new input.
+    _first_layer: tuple[np.ndarray, np.ndarray, np.ndarray] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
 
     def __post_init__(self) -> None:
         if self.activation not in ACTIVATIONS:
@@ -116,6 +121,35 @@ class NumpyPolicy:
                 x = np.tanh(x) if self.activation == "tanh" else np.maximum(x, 0.0)
         return x
 
+    def batch_logits(self, obs: np.ndarray) -> np.ndarray:
+        """:meth:`logits` of a batch ``(k, in)`` of observations, computed faster (they agree to
+        float32 rounding, about 1e-6, not bit for bit).
+
+        Observations are mostly zeros, and many inputs are never set at a given table size
+        (the rows of absent seats, the observer's own card in the trick it must play to): the
+        first product skips the input columns that no batch so far has set, about a quarter
+        of its multiply-adds at 4 players. Biases and activations are applied in place.
+        """
+        obs = np.asarray(obs, dtype=np.float32)
+        used = obs.any(axis=0)
+        if self._first_layer is None or (used > self._first_layer[0]).any():
+            seen = used if self._first_layer is None else used | self._first_layer[0]
+            columns = np.flatnonzero(seen)
+            self._first_layer = (seen, columns, self.weights[0][columns])
+        _, columns, first_rows = self._first_layer
+        x = obs[:, columns] @ first_rows
+        last = len(self.weights) - 1
+        for i, (w, b) in enumerate(zip(self.weights, self.biases, strict=True)):
+            if i:
+                x = x @ w
+            x += b
+            if i < last:
+                if self.activation == "tanh":
+                    np.tanh(x, out=x)
+                else:
+                    np.maximum(x, 0.0, out=x)
+        return x
+
     def probabilities(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         """The masked softmax: the policy's probability of each action (0 where illegal)."""
         logits = self.logits(np.asarray(obs, dtype=np.float32)).astype(np.float64)
@@ -139,10 +173,14 @@ class NumpyPolicy:
         rows = np.flatnonzero(legal.sum(axis=1) > 1)
         if not rows.size:
             return actions
-        logits = np.where(legal[rows], self.logits(np.asarray(obs[rows], np.float32)), -np.inf)
-        actions[rows] = np.argmax(logits, axis=1)
-        top_two = -np.partition(-logits, 1, axis=1)[:, :2]
-        for row in rows[top_two[:, 0] - top_two[:, 1] < TIE_MARGIN]:
+        logits = self.batch_logits(obs if rows.size == len(obs) else obs[rows])
+        logits[~legal[rows]] = -np.inf
+        best = np.argmax(logits, axis=1)
+        actions[rows] = best
+        every = np.arange(rows.size)
+        top = logits[every, best]
+        logits[every, best] = -np.inf
+        for row in rows[top - logits.max(axis=1) < TIE_MARGIN]:
             actions[row] = self.greedy(obs[row], masks[row])
         return actions
 

@@ -23,7 +23,7 @@ from agents.random_agent import RandomAgent
 from agents.specs import make_agent
 from agents.view import View
 from boon_env import boon_v0
-from boon_env.encoding import OBS_SIZE
+from boon_env.encoding import OBS_SIZE, OFFSETS
 
 
 class _Recorder(HeuristicAgent):
@@ -234,12 +234,14 @@ def _specs(kind: str, n: int, tmp_path) -> list[str]:
         return ["random"] * n
     if kind == "ppo":
         return ["ppo"] * n if n == 4 else [_small_policy(tmp_path, n)] * n
-    # both kinds at one table, the policy twice (one agent for two slots in batched play)
     ppo = "ppo" if n == 4 else _small_policy(tmp_path, n)
+    if kind == "heuristic":  # the heuristic twice, beside the two other batched kinds
+        return ["heuristic", ppo, "random", *["heuristic"] * (n - 3)]
+    # both kinds at one table, the policy twice (one agent for two slots in batched play)
     return [ppo, "random", ppo, *["random"] * (n - 3)]
 
 
-@pytest.mark.parametrize("kind", ["random", "ppo", "mixed"])
+@pytest.mark.parametrize("kind", ["random", "ppo", "mixed", "heuristic"])
 @pytest.mark.parametrize("n", [3, 4, 5])
 def test_batched_play_is_identical_to_one_table_play(n: int, kind: str, tmp_path) -> None:
     specs = _specs(kind, n, tmp_path)
@@ -299,6 +301,13 @@ def test_greedy_batch_agrees_with_greedy_even_on_near_ties() -> None:
         chosen = policy.greedy_batch(obs, mask)
         assert [policy.greedy(o, m) for o, m in zip(obs, mask, strict=True)] == chosen.tolist()
         obs, mask, *_ = venv.step(venv.random_actions(rng))
+    # The batched forward pass agrees with the one-row one to float32 rounding, also when a
+    # batch sets an input that no earlier batch set (its first layer grows to take it).
+    fresh = NumpyPolicy(policy.weights, policy.biases, policy.activation)
+    partial = obs.copy()
+    partial[:, OFFSETS["points"] :] = 0  # no scores yet
+    for batch in (partial, obs):
+        assert np.allclose(fresh.batch_logits(batch), [policy.logits(o) for o in batch], atol=1e-4)
     # Two equal best logits: greedy_batch defers to greedy (numpy's argmax, the first).
     tie = NumpyPolicy([np.zeros((OBS_SIZE, 34), np.float32)], [np.zeros(34, np.float32)])
     masks = np.zeros((2, 34), np.int8)

@@ -273,9 +273,10 @@ class SelfPlayVecEnv(VecEnv):
         heuristic = who == HEURISTIC
         if heuristic.any():
             legal = engine.legal[rows[heuristic]]
+            views = View.from_observations(obs[heuristic])
             actions[rows[heuristic]] = [
-                choose(View.from_observation(o), int(bits), self.heuristic)
-                for o, bits in zip(obs[heuristic], legal, strict=True)
+                choose(view, bits, self.heuristic)
+                for view, bits in zip(views, legal.tolist(), strict=True)
             ]
         if not heuristic.all():
             masks = engine.action_masks()[rows]
