@@ -509,7 +509,7 @@ def play_deals_batched(
     records: dict[str, np.ndarray] = {}
     while playing.any():
         # Finished tables have been dealt a next round; they play on with filler moves.
-        actions = np.argmax(mask, axis=1)
+        actions = np.argmax(mask != 0, axis=1)  # (argmax is much faster on bools)
         slot_of = (seat - rotation) % n
         for key, agent in unique.items():
             rows = np.flatnonzero(playing & sits[key][slot_of])
@@ -532,18 +532,13 @@ def play_deals_batched(
         if full
         else _engine_infos(config, records)
     )
+    slots = [[(s - r) % n for s in range(n)] for r in range(n)]  # per rotation
     played: list[list[PlayedRound]] = [[] for _ in options]
-    for t, info in enumerate(infos):
-        option, r = options[t // n], t % n
+    rows = zip(infos, moves.tolist(), ended_at.tolist(), strict=True)
+    for t, (info, actions, end) in enumerate(rows):
+        r = t % n
         played[t // n].append(
-            PlayedRound(
-                first + t // n,
-                r,
-                [(s - r) % n for s in range(n)],
-                option,
-                moves[t, : ended_at[t]].tolist(),
-                info,
-            )
+            PlayedRound(first + t // n, r, list(slots[r]), options[t // n], actions[:end], info)
         )
     return played
 

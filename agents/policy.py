@@ -170,7 +170,8 @@ class NumpyPolicy:
         decided by :meth:`greedy` itself. Rows with one legal action need no forward pass."""
         legal = np.asarray(masks) != 0
         actions = np.argmax(legal, axis=1)  # the only legal action, where there is one
-        rows = np.flatnonzero(legal.sum(axis=1) > 1)
+        # Row sums of a narrow int8 matrix: einsum is many times faster than sum(axis=1).
+        rows = np.flatnonzero(np.einsum("ij->i", legal.view(np.int8)) > 1)
         if not rows.size:
             return actions
         logits = self.batch_logits(obs if rows.size == len(obs) else obs[rows])
