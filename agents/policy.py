@@ -152,10 +152,7 @@ class NumpyPolicy:
 
     def probabilities(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         """The masked softmax: the policy's probability of each action (0 where illegal)."""
-        logits = self.logits(np.asarray(obs, dtype=np.float32)).astype(np.float64)
-        logits = np.where(np.asarray(mask) != 0, logits, -np.inf)
-        weights = np.exp(logits - logits.max(axis=-1, keepdims=True))
-        return weights / weights.sum(axis=-1, keepdims=True)
+        return _masked_softmax(self.logits(np.asarray(obs, dtype=np.float32)), mask)
 
     def greedy(self, obs: np.ndarray, mask: np.ndarray) -> int:
         """The legal action (``mask`` != 0) with the highest logit: what SB3's deterministic
@@ -202,9 +199,10 @@ class NumpyPolicy:
     def sample(self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """One sample from the masked softmax per row of a batch (``obs`` ``(N, OBS_SIZE)``,
         ``mask`` ``(N, 34)``, nonzero = legal): ``(N,)`` int64 actions, one uniform each."""
-        cumulative = np.cumsum(self.probabilities(obs, mask), axis=1)
+        cumulative = np.cumsum(_masked_softmax(self.batch_logits(obs), mask), axis=1)
         uniform = rng.random(len(cumulative))[:, None] * cumulative[:, -1:]
-        choice = (cumulative <= uniform).sum(axis=1)
+        # Row sums of a narrow matrix: einsum is many times faster than sum(axis=1).
+        choice = np.einsum("ij->i", (cumulative <= uniform).view(np.int8)).astype(np.int64)
         # Guard against rounding at the top end landing on a masked action.
         rows = np.arange(len(choice))
         bad = (choice >= NUM_ACTIONS) | (
@@ -233,6 +231,13 @@ class NumpyPolicy:
         weights = [np.asarray(arrays[f"w{i}"], dtype=np.float32) for i in range(count)]
         biases = [np.asarray(arrays[f"b{i}"], dtype=np.float32) for i in range(count)]
         return cls(weights, biases, activation)
+
+
+def _masked_softmax(logits: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    # In float64, so that the probabilities of a row add up to 1 closely enough to sample.
+    logits = np.where(np.asarray(mask) != 0, logits.astype(np.float64), -np.inf)
+    weights = np.exp(logits - logits.max(axis=-1, keepdims=True))
+    return weights / weights.sum(axis=-1, keepdims=True)
 
 
 # ------------------------------------------------------------------------------- model files

@@ -262,17 +262,20 @@ class SelfPlayVecEnv(VecEnv):
             self._end_rounds(values, done)
 
     def _choose(self, who: np.ndarray, moving: np.ndarray) -> np.ndarray:
-        # A random legal action everywhere (what random seats play), then the other players':
-        # one observation call for all of them, one forward pass per snapshot.
+        # A random legal action everywhere (what random seats play, and the only one where a
+        # move is forced), then the other players' where they have a choice: one observation
+        # call for all of them, one forward pass per snapshot.
         engine = self.engine
         actions = engine.random_actions(self._rng)
-        rows = np.flatnonzero(moving & (who != RANDOM))
+        legal = engine.legal
+        choice = legal & (legal - 1) != 0  # more than one legal action
+        rows = np.flatnonzero(moving & choice & (who != RANDOM))
         if not rows.size:
             return actions
         obs, who = engine.observe(rows), who[rows]
         heuristic = who == HEURISTIC
         if heuristic.any():
-            legal = engine.legal[rows[heuristic]]
+            legal = legal[rows[heuristic]]
             views = View.from_observations(obs[heuristic])
             actions[rows[heuristic]] = [
                 choose(view, bits, self.heuristic)
