@@ -8,12 +8,12 @@ observations the environment produces. An :class:`ArenaGame` says how to deal, r
 one game: :data:`BOON` here (``boon_v0``, in Victory Cards), ``agents.bon_arena.BON``
 (``bon_v0``, in points) and ``agents.boyn_arena.BOYN`` (``boyn_v0``, in points margins).
 
-**Batched play.** In Boon, when every agent can act at many tables at once (``batched``: ``random``,
-``ppo``; see :class:`agents.base.BatchAgent`), the deals are played on the vector engine
-(:class:`boon_env.vector.VectorBoon`) instead, every (deal, rotation) one table, each agent
-choosing for all the tables where it is to act in one call. The deals, dealers and per-round
-agent seeds are the same, and so are the results, round by round (the tests check it); any
-other agent (``heuristic``, ``search``) plays the one-table way.
+**Batched play.** In Boon, when every agent can act at many tables at once (``batched``:
+``random``, ``ppo``, ``heuristic``, an in-memory policy; see :class:`agents.base.BatchAgent`),
+the deals are played on the vector engine (:class:`boon_env.vector.VectorBoon`) instead, every
+(deal, rotation) one table, each agent choosing for all the tables where it is to act in one
+call. The deals, dealers and per-round agent seeds are the same, and so are the results, round
+by round (the tests check it); any other agent (``search``) plays the one-table way.
 
 Per agent spec (seats with the same spec pooled) the report gives the mean Victory Cards per
 round and its 95% confidence interval. A round is measured by its value under the rules

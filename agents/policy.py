@@ -40,6 +40,9 @@ ACTIVATIONS = ("tanh", "relu")
 # Logits closer than this are re-decided one row at a time by greedy_batch: float32 rounding
 # differences between batched and one-row products are around 1e-6, far below it.
 TIE_MARGIN = 1e-3
+# Likewise sample_batch re-decides a row whose uniform lies this close to a boundary of its
+# cumulative probabilities (which the rounding moves by about 1e-6).
+SAMPLE_MARGIN = 1e-4
 
 
 class ModelFileError(ValueError):
@@ -190,28 +193,51 @@ class NumpyPolicy:
         deterministic: bool = False,
     ) -> int:
         """A legal action (``legal`` is a bitmask): the masked argmax, or a sample from the
-        masked softmax."""
+        masked softmax (one uniform from ``rng``)."""
         mask = action_mask(legal)
         if deterministic or rng is None:
             return self.greedy(obs, mask)
-        return int(self.sample(np.asarray(obs)[None], mask[None], rng)[0])
+        return int(
+            self._sample(np.asarray(obs)[None], mask[None], rng.random(1), self.logits)[0][0]
+        )
 
     def sample(self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """One sample from the masked softmax per row of a batch (``obs`` ``(N, OBS_SIZE)``,
-        ``mask`` ``(N, 34)``, nonzero = legal): ``(N,)`` int64 actions, one uniform each."""
-        cumulative = np.cumsum(_masked_softmax(self.batch_logits(obs), mask), axis=1)
-        uniform = rng.random(len(cumulative))[:, None] * cumulative[:, -1:]
+        ``mask`` ``(N, 34)``, nonzero = legal): ``(N,)`` int64 actions, one uniform each, with
+        the fast batched pass (where a uniform falls within rounding of a boundary, the choice
+        may differ from :meth:`act`'s; :meth:`sample_batch` makes :meth:`act`'s choices)."""
+        return self._sample(obs, mask, rng.random(len(obs)), self.batch_logits)[0]
+
+    def sample_batch(self, obs: np.ndarray, mask: np.ndarray, uniforms: np.ndarray) -> np.ndarray:
+        """The choices :meth:`act` makes row by row with these uniforms (one per row): drawn
+        with the batched pass, except where a uniform lies within ``SAMPLE_MARGIN`` of a
+        boundary of the row's cumulative probabilities, which the batched product's rounding
+        could move: those rows are drawn as :meth:`act` draws them."""
+        choice, close = self._sample(obs, mask, uniforms, self.batch_logits)
+        for row in np.flatnonzero(close):
+            one = slice(row, row + 1)
+            choice[row] = self._sample(obs[one], mask[one], uniforms[one], self.logits)[0][0]
+        return choice
+
+    @staticmethod
+    def _sample(
+        obs: np.ndarray, mask: np.ndarray, uniforms: np.ndarray, forward: Any
+    ) -> tuple[np.ndarray, np.ndarray]:
+        # The choices with logits from ``forward``, and which rows' thresholds lie within
+        # SAMPLE_MARGIN of a boundary of their cumulative probabilities.
+        logits = forward(np.asarray(obs, dtype=np.float32))
+        cumulative = np.cumsum(_masked_softmax(logits, mask), axis=1)
+        threshold = np.asarray(uniforms)[:, None] * cumulative[:, -1:]
         # Row sums of a narrow matrix: einsum is many times faster than sum(axis=1).
-        choice = np.einsum("ij->i", (cumulative <= uniform).view(np.int8)).astype(np.int64)
+        choice = np.einsum("ij->i", (cumulative <= threshold).view(np.int8)).astype(np.int64)
+        close = (np.abs(cumulative - threshold) < SAMPLE_MARGIN).any(axis=1)
         # Guard against rounding at the top end landing on a masked action.
         rows = np.arange(len(choice))
-        bad = (choice >= NUM_ACTIONS) | (
-            np.asarray(mask)[rows, np.minimum(choice, NUM_ACTIONS - 1)] == 0
-        )
+        legal = np.asarray(mask) != 0
+        bad = (choice >= NUM_ACTIONS) | ~legal[rows, np.minimum(choice, NUM_ACTIONS - 1)]
         if bad.any():
-            logits = self.logits(np.asarray(obs, dtype=np.float32)[bad])
-            choice[bad] = np.argmax(np.where(np.asarray(mask)[bad] != 0, logits, -np.inf), axis=1)
-        return choice
+            choice[bad] = np.argmax(np.where(legal[bad], logits[bad], -np.inf), axis=1)
+        return choice, close
 
     def arrays(self) -> dict[str, np.ndarray]:
         """The weights as named arrays (``w0, b0, ...``), as the ``.npz`` stores them."""

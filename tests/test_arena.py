@@ -313,3 +313,39 @@ def test_greedy_batch_agrees_with_greedy_even_on_near_ties() -> None:
     masks = np.zeros((2, 34), np.int8)
     masks[:, [5, 9]] = 1
     assert tie.greedy_batch(np.zeros((2, OBS_SIZE), np.float32), masks).tolist() == [5, 5]
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_sampling_policies_play_batched_as_at_one_table(n: int, tmp_path) -> None:
+    # The trainer's evaluation seats sampling copies of its policy: batched, each table-round
+    # draws from its own generator, the same draws as one table at a time.
+    from agents.trained import PolicyAgent
+
+    spec = "ppo" if n == 4 else _small_policy(tmp_path, n)
+    policy = make_agent(spec, num_players=n).policy
+    agents = [PolicyAgent(policy, deterministic=False) for _ in range(n)]
+    for fast, full in zip(
+        play_deals_batched(agents, 5, 0, 12), play_deals(agents, 5, 0, 12), strict=True
+    ):
+        assert [a.actions for a in fast] == [b.actions for b in full]
+
+
+def test_sample_batch_agrees_with_one_row_draws_at_the_boundaries() -> None:
+    # Uniforms exactly at a boundary of the cumulative probabilities, where the batched and
+    # the one-row products' rounding could choose differently: sample_batch re-draws them.
+    from agents.trained import PPOAgent, default_model
+    from boon_env.vector import VectorBoon
+
+    policy = PPOAgent(default_model(4)).policy
+    venv = VectorBoon(128, 4, seed=4)
+    obs, mask, _seat = venv.reset()
+    rng = np.random.default_rng(1)
+    for _ in range(10):
+        cumulative = np.cumsum(policy.probabilities(obs, mask), axis=1)
+        uniforms = cumulative[np.arange(len(obs)), rng.integers(0, 33, len(obs))]
+        one_by_one = [
+            policy.sample_batch(obs[r : r + 1], mask[r : r + 1], uniforms[r : r + 1])[0]
+            for r in range(len(obs))
+        ]
+        assert policy.sample_batch(obs, mask, uniforms).tolist() == one_by_one
+        obs, mask, *_ = venv.step(venv.random_actions(rng))
