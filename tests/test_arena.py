@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
 import pytest
 
@@ -289,18 +291,25 @@ def test_random_agent_is_uniform_and_batched_draws_follow_its_streams() -> None:
     assert [agent.act(np.zeros(1), mask) for _ in range(50)] == choices[:50]
 
 
-def test_greedy_batch_agrees_with_greedy_even_on_near_ties() -> None:
-    from agents.trained import PPOAgent, default_model
+def _random_play(tables: int, steps: int, seed: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """The observations and masks of ``steps`` steps of random play at 4-player tables."""
     from boon_env.vector import VectorBoon
 
-    policy = PPOAgent(default_model(4)).policy
-    venv = VectorBoon(256, 4, seed=2)
+    venv = VectorBoon(tables, 4, seed=seed)
     obs, mask, _seat = venv.reset()
-    rng = np.random.default_rng(0)
-    for _ in range(40):
+    rng = np.random.default_rng(seed)
+    for _ in range(steps):
+        yield obs, mask
+        obs, mask, *_ = venv.step(venv.random_actions(rng))
+
+
+def test_greedy_batch_agrees_with_greedy_even_on_near_ties() -> None:
+    from agents.trained import PPOAgent, default_model
+
+    policy = PPOAgent(default_model(4)).policy
+    for obs, mask in _random_play(256, 40, seed=2):
         chosen = policy.greedy_batch(obs, mask)
         assert [policy.greedy(o, m) for o, m in zip(obs, mask, strict=True)] == chosen.tolist()
-        obs, mask, *_ = venv.step(venv.random_actions(rng))
     # The batched forward pass agrees with the one-row one to float32 rounding, also when a
     # batch sets an input that no earlier batch set (its first layer grows to take it).
     fresh = NumpyPolicy(policy.weights, policy.biases, policy.activation)
@@ -334,13 +343,10 @@ def test_sample_batch_agrees_with_one_row_draws_at_the_boundaries() -> None:
     # Uniforms exactly at a boundary of the cumulative probabilities, where the batched and
     # the one-row products' rounding could choose differently: sample_batch re-draws them.
     from agents.trained import PPOAgent, default_model
-    from boon_env.vector import VectorBoon
 
     policy = PPOAgent(default_model(4)).policy
-    venv = VectorBoon(128, 4, seed=4)
-    obs, mask, _seat = venv.reset()
     rng = np.random.default_rng(1)
-    for _ in range(10):
+    for obs, mask in _random_play(128, 10, seed=4):
         cumulative = np.cumsum(policy.probabilities(obs, mask), axis=1)
         uniforms = cumulative[np.arange(len(obs)), rng.integers(0, 33, len(obs))]
         one_by_one = [
@@ -348,4 +354,3 @@ def test_sample_batch_agrees_with_one_row_draws_at_the_boundaries() -> None:
             for r in range(len(obs))
         ]
         assert policy.sample_batch(obs, mask, uniforms).tolist() == one_by_one
-        obs, mask, *_ = venv.step(venv.random_actions(rng))
