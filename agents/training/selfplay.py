@@ -10,7 +10,8 @@ stable-baselines3 ``VecEnv`` whose slot ``i`` is the learner's seat at table ``i
 - :meth:`SelfPlayVecEnv.step_wait` applies the learner's actions at every table at once, then
   lets the other seats act, in batch, until every table is back at a learner decision: random
   seats with one vectorized draw, each snapshot with one numpy forward pass over all the tables
-  where it acts, the heuristic (:func:`agents.heuristic.choose`) table by table;
+  where it acts, the heuristic (:func:`agents.heuristic.choose`) table by table on views
+  decoded in one batch; a forced move (one legal action) is played without asking anyone;
 - a table whose round ends reports ``done`` with the learner's own round value as reward
   (:func:`boon_env.rules.round_value`, uncapped), *whoever* played the last card, and the round's
   summary in ``info["round"]``; it is dealt its next round at once, and its observation is the
