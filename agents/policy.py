@@ -152,7 +152,8 @@ class NumpyPolicy:
         Observations are mostly zeros, and many inputs are never set at a given table size
         (the rows of absent seats, the observer's own card in the trick it must play to): the
         first product skips the input columns that no batch so far has set, about a quarter
-        of its multiply-adds at 4 players. Biases and activations are applied in place.
+        of its multiply-adds at 4 players (those rows of ``weights[0]`` are cached: treat the
+        weights as read-only). Biases and activations are applied in place.
         """
         obs = np.asarray(obs, dtype=np.float32)
         used = obs.any(axis=0)
