@@ -8,12 +8,12 @@ observations the environment produces. An :class:`ArenaGame` says how to deal, r
 one game: :data:`BOON` here (``boon_v0``, in Victory Cards), ``agents.bon_arena.BON``
 (``bon_v0``, in points) and ``agents.boyn_arena.BOYN`` (``boyn_v0``, in points margins).
 
-**Batched play.** In Boon, when every agent can act at many tables at once (``batched``: ``random``,
-``ppo``; see :class:`agents.base.BatchAgent`), the deals are played on the vector engine
-(:class:`boon_env.vector.VectorBoon`) instead, every (deal, rotation) one table, each agent
-choosing for all the tables where it is to act in one call. The deals, dealers and per-round
-agent seeds are the same, and so are the results, round by round (the tests check it); any
-other agent (``heuristic``, ``search``) plays the one-table way.
+**Batched play.** In Boon, when every agent can act at many tables at once (``batched``:
+``random``, ``ppo``, ``heuristic``, an in-memory policy; see :class:`agents.base.BatchAgent`),
+the deals are played on the vector engine (:class:`boon_env.vector.VectorBoon`) instead, every
+(deal, rotation) one table, each agent choosing for all the tables where it is to act in one
+call. The deals, dealers and per-round agent seeds are the same, and so are the results, round
+by round (the tests check it); any other agent (``search``) plays the one-table way.
 
 Per agent spec (seats with the same spec pooled) the report gives the mean Victory Cards per
 round and its 95% confidence interval. A round is measured by its value under the rules
@@ -513,7 +513,7 @@ def play_deals_batched(
     records: dict[str, np.ndarray] = {}
     while playing.any():
         # Finished tables have been dealt a next round; they play on with filler moves.
-        actions = np.argmax(mask, axis=1)
+        actions = np.argmax(mask != 0, axis=1)  # (argmax is much faster on bools)
         slot_of = (seat - rotation) % n
         for key, agent in unique.items():
             rows = np.flatnonzero(playing & sits[key][slot_of])
@@ -536,18 +536,13 @@ def play_deals_batched(
         if full
         else _engine_infos(config, records)
     )
+    slots = [[(s - r) % n for s in range(n)] for r in range(n)]  # per rotation
     played: list[list[PlayedRound]] = [[] for _ in options]
-    for t, info in enumerate(infos):
-        option, r = options[t // n], t % n
+    rows = zip(infos, moves.tolist(), ended_at.tolist(), strict=True)
+    for t, (info, actions, end) in enumerate(rows):
+        r = t % n
         played[t // n].append(
-            PlayedRound(
-                first + t // n,
-                r,
-                [(s - r) % n for s in range(n)],
-                option,
-                moves[t, : ended_at[t]].tolist(),
-                info,
-            )
+            PlayedRound(first + t // n, r, list(slots[r]), options[t // n], actions[:end], info)
         )
     return played
 

@@ -18,6 +18,7 @@ so there is one implementation of the play whichever way it is called.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -26,6 +27,7 @@ from agents.view import View, legal_bits
 from boon_env.rules import (
     GOLD,
     GOLD_MASK,
+    NUM_ACTIONS,
     PASS,
     PICK,
     POINTS,
@@ -262,6 +264,9 @@ def _holds(card: int, opponents_after: list[int], view: View, unseen: int) -> bo
 
 
 # -------------------------------------------------------------------------------------- agent
+_ACTION_BITS = 1 << np.arange(NUM_ACTIONS, dtype=np.int64)
+
+
 class HeuristicAgent:
     """The rule-based player behind the ``heuristic`` spec; deterministic."""
 
@@ -269,10 +274,31 @@ class HeuristicAgent:
         self.params = params or HeuristicParams()
         self.name = name
 
+    batched = True  # acts on many tables at once (act_batch)
+    observes = True
+
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         """Decode the observation into a view and apply :func:`choose`."""
         legal = legal_bits(action_mask)
         return choose(View.from_observation(observation), legal, self.params)
 
+    def act_batch(
+        self, observations: np.ndarray, masks: np.ndarray, tables: np.ndarray
+    ) -> np.ndarray:
+        """:meth:`act` for every row (the same choices), the observations decoded in one
+        batch (:meth:`View.from_observations`); ``tables`` is not needed: no state."""
+        legal = (np.asarray(masks) != 0) @ _ACTION_BITS  # each row's legal_bits
+        views = View.from_observations(observations)
+        return np.array(
+            [
+                choose(view, bits, self.params)
+                for view, bits in zip(views, legal.tolist(), strict=True)
+            ],
+            dtype=np.int64,
+        )
+
     def reset(self, seed: int | None = None) -> None:
         """Nothing to reset: the heuristic has no state and no randomness."""
+
+    def reset_batch(self, seeds: Sequence[int]) -> None:
+        """Nothing to reset (see :meth:`reset`)."""

@@ -87,13 +87,11 @@ class PolicyAgent:
         self.deterministic = deterministic
         self.name = name
         self._rng = np.random.default_rng()
+        self._seeds: Sequence[int] = ()
+        self._rngs: dict[int, np.random.Generator] = {}
 
+    batched = True  # acts on many tables at once (act_batch)
     observes = True
-
-    @property
-    def batched(self) -> bool:
-        """Greedy play acts on many tables at once (:meth:`act_batch`); sampling does not."""
-        return self.deterministic
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         """The greedy or a sampled legal action of the policy."""
@@ -104,17 +102,22 @@ class PolicyAgent:
     def act_batch(
         self, observations: np.ndarray, masks: np.ndarray, tables: np.ndarray
     ) -> np.ndarray:
-        """The greedy actions of every row (as :meth:`act` chooses them).
-
-        Raises:
-            ValueError: the agent samples (``deterministic=False``).
-        """
-        if not self.deterministic:
-            raise ValueError("a sampling PolicyAgent acts one table at a time (use act)")
-        return self.policy.greedy_batch(observations, masks)
+        """The actions of every row, as :meth:`act` chooses them: greedy, or sampled with one
+        uniform from table ``tables[j]``'s generator (seeded by :meth:`reset_batch`)."""
+        if self.deterministic:
+            return self.policy.greedy_batch(observations, masks)
+        uniforms = np.array([self._table_rng(table).random() for table in tables.tolist()])
+        return self.policy.sample_batch(observations, masks, uniforms)
 
     def reset_batch(self, seeds: Sequence[int]) -> None:
-        """Nothing to reset for greedy play."""
+        """Seed one round per table, as :meth:`reset` seeds one (the generators are made when
+        a table first samples; greedy play never does)."""
+        self._seeds, self._rngs = seeds, {}
+
+    def _table_rng(self, table: int) -> np.random.Generator:
+        if table not in self._rngs:
+            self._rngs[table] = np.random.default_rng(self._seeds[table])
+        return self._rngs[table]
 
     def reset(self, seed: int | None = None) -> None:
         """Reseed the sampling generator (``None`` keeps the current stream)."""

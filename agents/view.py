@@ -31,6 +31,17 @@ _CARD_BITS = (1 << NUM_CARDS) - 1
 _FLAG_BITS = (1 << MAX_PLAYERS) - 1
 _BITS = OFFSETS["points"]  # every piece before "points" is 0/1
 _PHASES = tuple(Phase)
+# A batch decodes the packed 0/1 part as 32-bit words: each card piece (and each seat's row of
+# the trick and played pieces) is one word, and the pieces from "phase" on fit in two.
+_WORD = {
+    name: OFFSETS[name] // NUM_CARDS for name in ("hand", "boon", "discards", "trick", "played")
+}
+_FLAGS_WORD, _FLAGS_SHIFT = divmod(OFFSETS["phase"], NUM_CARDS)
+_PACKED_WORDS = -(-_BITS // NUM_CARDS)
+if any(OFFSETS[name] % NUM_CARDS for name in _WORD) or _BITS - OFFSETS["phase"] > 64:
+    raise ImportError("View.from_observations needs the card pieces on 32-bit word boundaries")
+# _HIGHEST[v]: the index of the highest set bit of v (-1 for 0), for the one-hot seat pieces.
+_HIGHEST = np.array([v.bit_length() - 1 for v in range(1 << MAX_PLAYERS)])
 CONFIGS: dict[int, GameConfig] = {n: GameConfig(num_players=n) for n in PLAYER_COUNTS}
 
 
@@ -163,6 +174,109 @@ class View:
             points=[round(x * TOTAL_POINTS) for x in counts[:n]],
             tricks_won=[round(x * tricks) for x in counts[MAX_PLAYERS : MAX_PLAYERS + n]],
         )
+
+    @classmethod
+    def from_observations(cls, observations: np.ndarray) -> list[View]:
+        """:meth:`from_observation` of every row of ``observations`` ``(k, OBS_SIZE)``, the same
+        views, decoded with whole-batch numpy operations (several times faster per row on
+        hundreds of rows: the trainer's heuristic opponents)."""
+        obs = np.asarray(observations)
+        if obs.ndim != 2 or obs.shape[1] != OBS_SIZE:
+            raise ValueError(f"observations must have shape (k, {OBS_SIZE}), got {obs.shape}")
+        at = OFFSETS["num_players"]
+        sizes = np.argmax(obs[:, at : at + len(PLAYER_COUNTS)], axis=1)
+        views: list[View] = [None] * len(obs)  # type: ignore[list-item] - all filled below
+        for index, n in enumerate(PLAYER_COUNTS):
+            rows = np.flatnonzero(sizes == index)
+            for row, view in zip(rows.tolist(), _decode_batch(obs[rows], n), strict=True):
+                views[row] = view
+        return views
+
+
+def _decode_batch(obs: np.ndarray, n: int) -> list[View]:
+    # View.from_observation's decoding, column by column for rows of an n-player table.
+    packed = np.zeros((len(obs), 4 * _PACKED_WORDS), dtype=np.uint8)
+    packed[:, : -(-_BITS // 8)] = np.packbits(obs[:, :_BITS] > 0.5, axis=1, bitorder="little")
+    words = packed.view("<u4")
+    flags = words[:, _FLAGS_WORD].astype(np.uint64) | (
+        words[:, _FLAGS_WORD + 1].astype(np.uint64) << np.uint64(32)
+    )
+
+    def field(name: str, width: int) -> np.ndarray:
+        shift = np.uint64(OFFSETS[name] - OFFSETS["phase"] + _FLAGS_SHIFT)
+        return ((flags >> shift) & np.uint64((1 << width) - 1)).astype(np.int64)
+
+    dealer = _HIGHEST[field("dealer", MAX_PLAYERS)]
+    leader_bits = field("leader", MAX_PLAYERS)
+    # Outside trick play the leader is not shown; the seat left of the dealer leads first.
+    leader = np.where(leader_bits > 0, _HIGHEST[leader_bits], (dealer + 1) % n)
+    order = (leader[:, None] + np.arange(n)) % n  # the trick's seats in play order
+    trick_rows = np.take_along_axis(words[:, _WORD["trick"] : _WORD["trick"] + n], order, axis=1)
+    trick_cards = np.frexp(trick_rows.astype(np.float64))[1] - 1  # the one set bit's index
+    held = trick_rows != 0
+    # the trick's cards are the first seats in play order from the leader
+    trick_length = np.where(held.all(axis=1), n, np.argmin(held, axis=1))
+    voids = field("voids", 4 * MAX_PLAYERS)
+    counts = obs[:, _BITS:].astype(np.float64)
+    config = CONFIGS[n]
+    columns = (
+        _HIGHEST[field("phase", len(_PHASES))],
+        words[:, _WORD["hand"]],
+        words[:, _WORD["boon"]],
+        words[:, _WORD["discards"]],
+        dealer,
+        leader,
+        _HIGHEST[field("picker", MAX_PLAYERS)],
+        field("role", 4) >> ROLE_LEASTER & 1,
+        field("passed", MAX_PLAYERS),
+        trick_cards,
+        trick_length,
+        words[:, _WORD["played"] : _WORD["played"] + n],
+        (voids[:, None] >> (4 * np.arange(n))) & 0xF,
+        np.rint(counts[:, :n] * TOTAL_POINTS).astype(np.int64),
+        np.rint(counts[:, MAX_PLAYERS : MAX_PLAYERS + n] * config.num_tricks).astype(np.int64),
+    )
+    size, hand_size, boon_size = n, config.hand_size, config.boon_size
+    # Positional, in field order: three times faster than keywords on a slots dataclass.
+    return [
+        View(
+            size,
+            hand_size,
+            boon_size,
+            0,
+            _PHASES[phase],
+            hand,
+            boon,
+            discards,
+            dealer,
+            leader,
+            None if picker < 0 else picker,
+            leaster == 1,
+            passed,
+            cards[:length],
+            played,
+            voids,
+            points,
+            tricks_won,
+        )
+        for (
+            phase,
+            hand,
+            boon,
+            discards,
+            dealer,
+            leader,
+            picker,
+            leaster,
+            passed,
+            cards,
+            length,
+            played,
+            voids,
+            points,
+            tricks_won,
+        ) in zip(*(column.tolist() for column in columns), strict=True)
+    ]
 
 
 def _index(one_hot: int) -> int:

@@ -5,6 +5,10 @@ Prints rounds/s of the duplicate-deal arena with four heuristic agents on 1 and 
 processes, with four ``ppo`` agents on one worker, batched (the vector engine) and one table at
 a time, and how many searched decisions per second (decisions with more than one legal action)
 ``search`` makes against three heuristic agents.
+
+``--ppo-only --deals 5000`` times only ``boon arena --agents ppo ppo ppo ppo --deals 5000``'s
+run, batched, in rounds per wall second and per CPU second of the process (steadier on a
+shared machine), ``--repeat`` times.
 """
 
 from __future__ import annotations
@@ -58,7 +62,19 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--search-rounds", type=int, default=40, help="rounds for the search rate")
     parser.add_argument("--samples", type=int, default=SearchParams().samples)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--ppo-only", action="store_true", help="only the batched 4 x ppo run")
+    parser.add_argument("--repeat", type=int, default=1, help="runs of --ppo-only")
     args = parser.parse_args(argv)
+    if args.ppo_only:
+        for _ in range(args.repeat):
+            cpu = time.process_time()
+            report = run_arena(["ppo"] * 4, args.deals, seed=args.seed)
+            per_cpu = args.deals * 4 / (time.process_time() - cpu)
+            print(
+                f"arena, 4 x ppo, 1 worker, batched: {report.rounds_per_second:,.0f} rounds/s, "
+                f"{per_cpu:,.0f} rounds per CPU second (load {os.getloadavg()[0]:.1f})"
+            )
+        return
     for workers in (1, 2):
         report = run_arena(["heuristic"] * 4, args.deals, seed=args.seed, workers=workers)
         print(

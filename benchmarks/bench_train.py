@@ -8,7 +8,9 @@ The figure is total learner decisions / wall time of ``model.learn`` (rollouts f
 engine, the PPO updates, the periodic quick evaluations and checkpoints of the default
 configuration); the one-off imitation warm start and the final arena are excluded and timed
 separately. The machine's load (``os.getloadavg``, what ``uptime`` shows) is printed with it:
-other processes on the same cores lower the figure.
+other processes on the same cores lower the figure. ``learner_decisions_per_cpu_second`` divides
+by the CPU seconds the process spent in ``model.learn`` instead: steadier on a shared machine,
+and the same as the wall figure on a quiet one (the default run uses one thread at a time).
 """
 
 from __future__ import annotations
@@ -61,6 +63,10 @@ def main() -> None:
         "learner_decisions_per_second": summary["decisions_per_second"],
         "learner_decisions": summary["trained_decisions_this_run"],
         "learn_wall_s": summary["wall_time_s"],
+        "learn_cpu_s": summary["cpu_time_s"],
+        "learner_decisions_per_cpu_second": round(
+            summary["trained_decisions_this_run"] / summary["cpu_time_s"], 1
+        ),
         "script_wall_s": round(total, 1),
         "load_before": [round(x, 2) for x in load_before],
         "load_after": [round(x, 2) for x in load_after],
@@ -90,6 +96,10 @@ def main() -> None:
     print(
         f"{label:<34} {figures['learner_decisions']:>10,} "
         f"{figures['learn_wall_s']:>10.1f} {figures['learner_decisions_per_second']:>12,.0f}"
+    )
+    print(
+        f"CPU seconds in learn: {figures['learn_cpu_s']} "
+        f"({figures['learner_decisions_per_cpu_second']:,.0f} decisions per CPU second)"
     )
     print(f"whole script incl. warm start: {total:.1f} s; cores: {os.cpu_count()}")
     print(f"load average before: {load_before}, after: {load_after} (1, 5, 15 min)")

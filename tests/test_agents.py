@@ -131,6 +131,26 @@ def test_view_from_observation_matches_the_round(n: int, seed: int) -> None:
         name = env.agent_selection
 
 
+@settings(max_examples=20, deadline=None)
+@given(seed=SEEDS)
+def test_views_decoded_in_a_batch_equal_those_decoded_one_by_one(seed: int) -> None:
+    # The trainer's heuristic opponents decode hundreds of observations at once: the same
+    # views, at every table size, with the sizes mixed in one batch.
+    from boon_env.vector import VectorBoon
+
+    rng = np.random.default_rng(seed)
+    engines = [VectorBoon(16, n, seed=seed) for n in (3, 4, 5)]
+    for engine in engines:
+        engine.reset()
+    for _ in range(30):
+        obs = np.concatenate([engine.observe() for engine in engines])[rng.permutation(48)]
+        assert View.from_observations(obs) == [View.from_observation(o) for o in obs]
+        for engine in engines:
+            engine.step(engine.random_actions(rng))
+    with pytest.raises(ValueError, match="shape"):
+        View.from_observations(obs[0])
+
+
 @settings(max_examples=60, deadline=None)
 @given(n=PLAYERS, seed=SEEDS)
 def test_heuristic_fast_path_matches_the_observation_path(n: int, seed: int) -> None:

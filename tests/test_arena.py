@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
 import pytest
 
@@ -23,7 +25,7 @@ from agents.random_agent import RandomAgent
 from agents.specs import make_agent
 from agents.view import View
 from boon_env import boon_v0
-from boon_env.encoding import OBS_SIZE
+from boon_env.encoding import OBS_SIZE, OFFSETS
 
 
 class _Recorder(HeuristicAgent):
@@ -234,12 +236,14 @@ def _specs(kind: str, n: int, tmp_path) -> list[str]:
         return ["random"] * n
     if kind == "ppo":
         return ["ppo"] * n if n == 4 else [_small_policy(tmp_path, n)] * n
-    # both kinds at one table, the policy twice (one agent for two slots in batched play)
     ppo = "ppo" if n == 4 else _small_policy(tmp_path, n)
+    if kind == "heuristic":  # the heuristic twice, beside the two other batched kinds
+        return ["heuristic", ppo, "random", *["heuristic"] * (n - 3)]
+    # both kinds at one table, the policy twice (one agent for two slots in batched play)
     return [ppo, "random", ppo, *["random"] * (n - 3)]
 
 
-@pytest.mark.parametrize("kind", ["random", "ppo", "mixed"])
+@pytest.mark.parametrize("kind", ["random", "ppo", "mixed", "heuristic"])
 @pytest.mark.parametrize("n", [3, 4, 5])
 def test_batched_play_is_identical_to_one_table_play(n: int, kind: str, tmp_path) -> None:
     specs = _specs(kind, n, tmp_path)
@@ -287,20 +291,66 @@ def test_random_agent_is_uniform_and_batched_draws_follow_its_streams() -> None:
     assert [agent.act(np.zeros(1), mask) for _ in range(50)] == choices[:50]
 
 
-def test_greedy_batch_agrees_with_greedy_even_on_near_ties() -> None:
-    from agents.trained import PPOAgent, default_model
+def _random_play(tables: int, steps: int, seed: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """The observations and masks of ``steps`` steps of random play at 4-player tables."""
     from boon_env.vector import VectorBoon
 
-    policy = PPOAgent(default_model(4)).policy
-    venv = VectorBoon(256, 4, seed=2)
+    venv = VectorBoon(tables, 4, seed=seed)
     obs, mask, _seat = venv.reset()
-    rng = np.random.default_rng(0)
-    for _ in range(40):
+    rng = np.random.default_rng(seed)
+    for _ in range(steps):
+        yield obs, mask
+        obs, mask, *_ = venv.step(venv.random_actions(rng))
+
+
+def test_greedy_batch_agrees_with_greedy_even_on_near_ties() -> None:
+    from agents.trained import PPOAgent, default_model
+
+    policy = PPOAgent(default_model(4)).policy
+    for obs, mask in _random_play(256, 40, seed=2):
         chosen = policy.greedy_batch(obs, mask)
         assert [policy.greedy(o, m) for o, m in zip(obs, mask, strict=True)] == chosen.tolist()
-        obs, mask, *_ = venv.step(venv.random_actions(rng))
+    # The batched forward pass agrees with the one-row one to float32 rounding, also when a
+    # batch sets an input that no earlier batch set (its first layer grows to take it).
+    fresh = NumpyPolicy(policy.weights, policy.biases, policy.activation)
+    partial = obs.copy()
+    partial[:, OFFSETS["points"] :] = 0  # no scores yet
+    for batch in (partial, obs):
+        assert np.allclose(fresh.batch_logits(batch), [policy.logits(o) for o in batch], atol=1e-4)
     # Two equal best logits: greedy_batch defers to greedy (numpy's argmax, the first).
     tie = NumpyPolicy([np.zeros((OBS_SIZE, 34), np.float32)], [np.zeros(34, np.float32)])
     masks = np.zeros((2, 34), np.int8)
     masks[:, [5, 9]] = 1
     assert tie.greedy_batch(np.zeros((2, OBS_SIZE), np.float32), masks).tolist() == [5, 5]
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_sampling_policies_play_batched_as_at_one_table(n: int, tmp_path) -> None:
+    # The trainer's evaluation seats sampling copies of its policy: batched, each table-round
+    # draws from its own generator, the same draws as one table at a time.
+    from agents.trained import PolicyAgent
+
+    spec = "ppo" if n == 4 else _small_policy(tmp_path, n)
+    policy = make_agent(spec, num_players=n).policy
+    agents = [PolicyAgent(policy, deterministic=False) for _ in range(n)]
+    for fast, full in zip(
+        play_deals_batched(agents, 5, 0, 12), play_deals(agents, 5, 0, 12), strict=True
+    ):
+        assert [a.actions for a in fast] == [b.actions for b in full]
+
+
+def test_sample_batch_agrees_with_one_row_draws_at_the_boundaries() -> None:
+    # Uniforms exactly at a boundary of the cumulative probabilities, where the batched and
+    # the one-row products' rounding could choose differently: sample_batch re-draws them.
+    from agents.trained import PPOAgent, default_model
+
+    policy = PPOAgent(default_model(4)).policy
+    rng = np.random.default_rng(1)
+    for obs, mask in _random_play(128, 10, seed=4):
+        cumulative = np.cumsum(policy.probabilities(obs, mask), axis=1)
+        uniforms = cumulative[np.arange(len(obs)), rng.integers(0, 33, len(obs))]
+        one_by_one = [
+            policy.sample_batch(obs[r : r + 1], mask[r : r + 1], uniforms[r : r + 1])[0]
+            for r in range(len(obs))
+        ]
+        assert policy.sample_batch(obs, mask, uniforms).tolist() == one_by_one

@@ -10,7 +10,8 @@ stable-baselines3 ``VecEnv`` whose slot ``i`` is the learner's seat at table ``i
 - :meth:`SelfPlayVecEnv.step_wait` applies the learner's actions at every table at once, then
   lets the other seats act, in batch, until every table is back at a learner decision: random
   seats with one vectorized draw, each snapshot with one numpy forward pass over all the tables
-  where it acts, the heuristic (:func:`agents.heuristic.choose`) table by table;
+  where it acts, the heuristic (:func:`agents.heuristic.choose`) table by table on views
+  decoded in one batch; a forced move (one legal action) is played without asking anyone;
 - a table whose round ends reports ``done`` with the learner's own round value as reward
   (:func:`boon_env.rules.round_value`, uncapped), *whoever* played the last card, and the round's
   summary in ``info["round"]``; it is dealt its next round at once, and its observation is the
@@ -262,20 +263,24 @@ class SelfPlayVecEnv(VecEnv):
             self._end_rounds(values, done)
 
     def _choose(self, who: np.ndarray, moving: np.ndarray) -> np.ndarray:
-        # A random legal action everywhere (what random seats play), then the other players':
-        # one observation call for all of them, one forward pass per snapshot.
+        # A random legal action everywhere (what random seats play, and the only one where a
+        # move is forced), then the other players' where they have a choice: one observation
+        # call for all of them, one forward pass per snapshot.
         engine = self.engine
         actions = engine.random_actions(self._rng)
-        rows = np.flatnonzero(moving & (who != RANDOM))
+        legal = engine.legal
+        choice = legal & (legal - 1) != 0  # more than one legal action
+        rows = np.flatnonzero(moving & choice & (who != RANDOM))
         if not rows.size:
             return actions
         obs, who = engine.observe(rows), who[rows]
         heuristic = who == HEURISTIC
         if heuristic.any():
-            legal = engine.legal[rows[heuristic]]
+            legal = legal[rows[heuristic]]
+            views = View.from_observations(obs[heuristic])
             actions[rows[heuristic]] = [
-                choose(View.from_observation(o), int(bits), self.heuristic)
-                for o, bits in zip(obs[heuristic], legal, strict=True)
+                choose(view, bits, self.heuristic)
+                for view, bits in zip(views, legal.tolist(), strict=True)
             ]
         if not heuristic.all():
             masks = engine.action_masks()[rows]
