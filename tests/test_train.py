@@ -227,7 +227,7 @@ def test_resume_from_a_missing_or_corrupt_file_is_a_clear_error(
     assert "Traceback" not in result.stderr
 
 
-@pytest.mark.parametrize("num_players", [3, 4])
+@pytest.mark.parametrize("num_players", [3, 4, 5])
 def test_the_shipped_model_loads_and_plays(num_players: int) -> None:
     from agents.trained import default_model
 
