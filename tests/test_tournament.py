@@ -13,6 +13,7 @@ import pytest
 from agents.arena import run_arena
 from agents.cli import main
 from agents.tournament import fit_ratings, pair_margins, run_tournament
+from agents.trained import default_model
 
 
 # ------------------------------------------------------------------------------------ the fit
@@ -133,7 +134,7 @@ def test_every_agent_plays_legally_at_a_four_player_tournament() -> None:
         (["random", "random"], 4, "2 or more distinct"),
         (["random", "heuristic"], 6, "num_players"),
         (["random", "wizard"], 4, "unknown agent kind"),
-        (["random", "ppo"], 3, "no shipped ppo model for 3 players"),
+        (["random", f"ppo:{default_model(4)}"], 3, "is a 4-player model"),
     ],
 )
 def test_bad_arguments_raise_before_playing(specs, players, match) -> None:
@@ -173,7 +174,7 @@ def test_json_contract_table_and_plot(tmp_path, capsys) -> None:
         (["--agents", "random", "random"], "--agents needs 2 or more distinct specs"),
         (["--agents", "random", "wizard"], "unknown agent kind 'wizard'"),
         (["--agents", "random", "heuristic", "--players", "6"], "--players must be 3, 4 or 5"),
-        (["--agents", "random", "ppo", "--players", "3"], "no shipped ppo model for 3 players"),
+        (["--agents", "random", f"ppo:{default_model(4)}", "--players", "3"], "4-player model"),
         (["--agents", "random", "heuristic", "--deals", "0"], "--deals and --workers"),
         (["--agents", "random", "heuristic", "--json", "/no/such/dir/x.json"], "--json: cannot"),
         (["--agents", "random", "heuristic", "--plot", "/no/such/dir/x.png"], "--plot: cannot"),

@@ -227,11 +227,13 @@ def test_resume_from_a_missing_or_corrupt_file_is_a_clear_error(
     assert "Traceback" not in result.stderr
 
 
-def test_the_shipped_model_loads_and_plays() -> None:
+@pytest.mark.parametrize("num_players", [3, 4])
+def test_the_shipped_model_loads_and_plays(num_players: int) -> None:
     from agents.trained import default_model
 
-    model = default_model(4)
-    assert model.name == "boon_ppo_4p.npz", "the 4-player model is shipped with the package"
+    model = default_model(num_players)
+    assert model.name == f"boon_ppo_{num_players}p.npz", "a model ships for each table size"
     assert model.stat().st_size < 5_000_000, "a few MB at most"
-    report = run_arena(["ppo", "heuristic", "heuristic", "heuristic"], deals=3, seed=1)
-    assert report.results[0].agent == "ppo"
+    assert load_policy(model, num_players)[1]["provenance"]["arena"]["vs_heuristic"]
+    report = run_arena(["ppo"] + ["heuristic"] * (num_players - 1), deals=3, seed=1)
+    assert report.results[0].agent == "ppo" and report.num_players == num_players
