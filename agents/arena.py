@@ -262,16 +262,7 @@ def run_arena(
     """
     specs = list(specs)
     game = arena_game(game)
-    if len(specs) not in game.player_counts:
-        raise ValueError(
-            f"the arena needs {_one_of(game.player_counts)} agent specs (one per seat), "
-            f"got {len(specs)}"
-        )
-    if deals < 1 or workers < 1:
-        raise ValueError(f"deals and workers must be >= 1, got {deals} and {workers}")
-    for spec in dict.fromkeys(specs):
-        # Fail fast, in this process, on a bad spec or a missing or mismatched model.
-        make_agent(spec, num_players=len(specs), game=game.name)
+    _check_run(game, specs, deals, workers)
     out = open(save, "w") if save is not None else None  # noqa: SIM115 - closed below
     start = time.perf_counter()
     try:
@@ -291,6 +282,39 @@ def run_arena(
         rounds_per_second=deals * len(specs) / elapsed,
         results=game.summarize(specs, per_deal),
     )
+
+
+def arena_rounds(
+    specs: Sequence[str],
+    deals: int,
+    seed: int = 0,
+    workers: int = 1,
+    progress: bool = False,
+    game: ArenaGame | str | None = None,
+) -> Iterator[list[PlayedRound]]:
+    """The rounds :func:`run_arena` plays, deal by deal (the same deals, seats and agent seeds,
+    batched where it would be), for callers that sum them up themselves (e.g. the tournament).
+
+    Raises:
+        ValueError: as :func:`run_arena`, before any round is played.
+    """
+    specs = list(specs)
+    game = arena_game(game)
+    _check_run(game, specs, deals, workers)
+    return _play_all(game, specs, deals, seed, workers, progress, False, True)
+
+
+def _check_run(game: ArenaGame, specs: list[str], deals: int, workers: int) -> None:
+    if len(specs) not in game.player_counts:
+        raise ValueError(
+            f"the arena needs {_one_of(game.player_counts)} agent specs (one per seat), "
+            f"got {len(specs)}"
+        )
+    if deals < 1 or workers < 1:
+        raise ValueError(f"deals and workers must be >= 1, got {deals} and {workers}")
+    for spec in dict.fromkeys(specs):
+        # Fail fast, in this process, on a bad spec or a missing or mismatched model.
+        make_agent(spec, num_players=len(specs), game=game.name)
 
 
 def _logged(

@@ -1,5 +1,6 @@
-"""The ``boon`` command line: ``boon arena``, ``boon play``, ``boon serve``, ``boon bench`` and
-``boon advise`` (arena, play and bench take ``--game boon``, ``--game bon`` or ``--game boyn``).
+"""The ``boon`` command line: ``boon arena``, ``boon tournament``, ``boon play``, ``boon serve``,
+``boon bench`` and ``boon advise`` (arena, play and bench take ``--game boon``, ``--game bon``
+or ``--game boyn``).
 
 Run ``boon --help`` or ``boon <command> --help``; examples are in ``docs/cli.md``.
 """
@@ -7,10 +8,12 @@ Run ``boon --help`` or ``boon <command> --help``; examples are in ``docs/cli.md`
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 # One BLAS thread per process, set before numpy loads (a value the user set wins): the arena's
@@ -30,6 +33,7 @@ from agents.boyn_cli import BoynTerminal  # noqa: E402
 from agents.game_arena import DEFAULT_MAX_ROUNDS, run_game_arena  # noqa: E402
 from agents.specs import make_agent  # noqa: E402
 from agents.terminal import TrickTerminal, ask_move, play_game  # noqa: E402
+from agents.tournament import plot_report, run_tournament  # noqa: E402
 from boon_env import boon_v0  # noqa: E402
 from boon_env.boyn.rules import PLAYER_COUNTS as BOYN_PLAYER_COUNTS  # noqa: E402
 from boon_env.render import render_table  # noqa: E402
@@ -189,6 +193,30 @@ def _build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--max-games", type=int, default=64, help="games open at once (default 64)")
     serve.set_defaults(run=_run_serve)
 
+    tournament = commands.add_parser(
+        "tournament",
+        help="rate agents: every pair in duplicate, one rating each",
+        description="Play every pair of agents in duplicate (each alone against the other's "
+        "copies, both ways, every rotation, on the same deals) and fit one rating per agent in "
+        "Victory Cards per round (least squares on the pair margins, mean 0), with 95% "
+        "confidence intervals over deals. Method: docs/agents.md, 'Tournament'.",
+    )
+    tournament.add_argument(
+        "--agents", nargs="+", required=True, metavar="SPEC", help=f"2 or more; {_SPEC_HELP}"
+    )
+    tournament.add_argument("--players", type=int, default=4, help="table size, 3-5 (default 4)")
+    tournament.add_argument(
+        "--deals", type=int, default=100, help="deals per line-up (default 100)"
+    )
+    tournament.add_argument("--seed", type=int, default=0, help="seed of the deals and agents")
+    tournament.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    tournament.add_argument(
+        "--json", metavar="PATH", help="write the results as JSON to PATH ('-': stdout, no table)"
+    )
+    tournament.add_argument(
+        "--plot", metavar="PATH.png", help="save the ratings and margins plot (needs matplotlib)"
+    )
+    tournament.set_defaults(run=_run_tournament)
     advise_parser = commands.add_parser(
         "advise",
         help="should this hand pick or pass?",
@@ -250,10 +278,7 @@ def _run_arena(args: argparse.Namespace) -> int:
     if args.deals < 1 or args.workers < 1:
         raise UsageError(f"--deals and --workers must be >= 1, got {args.deals} and {args.workers}")
     if args.save is not None:
-        try:
-            open(args.save, "w").close()  # a bad path fails now, not after the whole run
-        except OSError as error:
-            raise UsageError(f"--save: cannot write {args.save}: {error.strerror}") from None
+        _check_writable("--save", args.save)
     report = run_arena(
         args.agents,
         args.deals,
@@ -265,6 +290,49 @@ def _run_arena(args: argparse.Namespace) -> int:
     )
     print(json.dumps(report.to_json()) if args.json else report.table())
     return 0
+
+
+def _run_tournament(args: argparse.Namespace) -> int:
+    if args.players not in PLAYER_COUNTS:
+        raise UsageError(f"--players must be 3, 4 or 5, got {args.players}")
+    if len(args.agents) < 2 or len(set(args.agents)) != len(args.agents):
+        raise UsageError(f"--agents needs 2 or more distinct specs, got {' '.join(args.agents)}")
+    _check_specs(args.agents, args.players, "boon")
+    if args.deals < 1 or args.workers < 1:
+        raise UsageError(f"--deals and --workers must be >= 1, got {args.deals} and {args.workers}")
+    if args.plot is not None:
+        if not args.plot.endswith(".png"):
+            raise UsageError(f"--plot writes a PNG: give a path ending in .png, got {args.plot}")
+        if importlib.util.find_spec("matplotlib") is None:
+            raise UsageError("--plot needs matplotlib: pip install 'boon-env[notebooks]'")
+    for option, path in (("--json", args.json), ("--plot", args.plot)):
+        if path is not None and path != "-":
+            _check_writable(option, path)
+    report = run_tournament(
+        args.agents,
+        args.players,
+        args.deals,
+        seed=args.seed,
+        workers=args.workers,
+        progress=args.json != "-",
+    )
+    if args.json == "-":
+        print(json.dumps(report.to_json()))
+    else:
+        print(report.table())
+        if args.json is not None:
+            Path(args.json).write_text(json.dumps(report.to_json()) + "\n")
+    if args.plot is not None:
+        plot_report(report, args.plot)
+    return 0
+
+
+def _check_writable(option: str, path: str) -> None:
+    """A bad output path fails now, not after the whole run."""
+    try:
+        open(path, "w").close()
+    except OSError as error:
+        raise UsageError(f"{option}: cannot write {path}: {error.strerror}") from None
 
 
 def _run_game_arena(args: argparse.Namespace) -> int:
