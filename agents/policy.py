@@ -7,18 +7,18 @@ A model is two files side by side: ``NAME.npz`` holds the actor's weights (``w0,
 | key | meaning |
 | --- | --- |
 | ``format``, ``version`` | ``"boon-env-policy"``, 1 |
-| ``game`` | ``"boon"`` |
+| ``game`` | ``"boon"``, ``"bon"`` or ``"boyn"``: the game it plays |
 | ``num_players`` | the table size it was trained for |
-| ``observation`` | ``{"size": OBS_SIZE, "fingerprint": ...}``: a hash of the observation layout |
-| ``num_actions`` | 34 |
+| ``observation`` | ``{"size": ..., "fingerprint": ...}``: a hash of the game's observation layout |
+| ``num_actions`` | the game's action count (34 for Boon and B.O.N, 88 for BOYN) |
 | ``activation`` | ``"tanh"`` or ``"relu"`` (between hidden layers) |
 | ``layers`` | the layer widths, input first: ``[482, 256, 256, 34]`` |
 | ``provenance`` | free-form: the command, seed, wall time, arena results |
 
-:func:`load_policy` checks all of it against this version of the environment and raises
-:class:`ModelFileError` naming the file and what does not match. Nothing here imports torch;
-:meth:`NumpyPolicy.from_sb3` (for stable-baselines3 models in training and for ``.zip`` files a
-user trusts) imports it when called.
+:func:`load_policy` checks all of it against this version of the game's environment and raises
+:class:`ModelFileError` naming the file and what does not match (a model of another game too).
+Nothing here imports torch; :meth:`NumpyPolicy.from_sb3` (for stable-baselines3 models in
+training and for ``.zip`` files a user trusts) imports it when called.
 """
 
 from __future__ import annotations
@@ -31,7 +31,12 @@ from typing import Any
 
 import numpy as np
 
-from boon_env.encoding import OBS_SIZE, PIECES, action_mask
+from boon_env.bon import NUM_ACTIONS as BON_ACTIONS
+from boon_env.bon.encoding import PIECES as BON_PIECES
+from boon_env.boyn.encoding import LAYOUT as BOYN_LAYOUT
+from boon_env.boyn.rules import NUM_ACTIONS as BOYN_ACTIONS
+from boon_env.core.pieces import Piece, action_mask
+from boon_env.encoding import PIECES
 from boon_env.rules import NUM_ACTIONS
 
 FORMAT = "boon-env-policy"
@@ -42,16 +47,36 @@ ACTIVATIONS = ("tanh", "relu")
 TIE_MARGIN = 1e-3
 
 
+# Each game's observation pieces and action count: what a model file must match.
+_GAMES: dict[str, tuple[tuple[Piece, ...], int]] = {
+    "boon": (tuple(PIECES), NUM_ACTIONS),
+    "bon": (tuple(BON_PIECES), BON_ACTIONS),
+    "boyn": (BOYN_LAYOUT.pieces, BOYN_ACTIONS),
+}
+
+
 class ModelFileError(ValueError):
-    """A model file that is missing, unreadable, or made for another table or layout (the
-    message names the path and what is wrong)."""
+    """A model file that is missing, unreadable, or made for another game, table or layout
+    (the message names the path and what is wrong)."""
 
 
-def observation_fingerprint() -> str:
-    """A short hash of the observation layout (piece names and shapes, in order): a model
-    trained on another layout reads the vector wrongly, so loading compares it."""
-    layout = ";".join(f"{p.name}:{'x'.join(map(str, p.shape))}" for p in PIECES)
+def _game(game: str) -> tuple[tuple[Piece, ...], int]:
+    if game not in _GAMES:
+        raise ValueError(f"unknown game {game!r}; known games: {tuple(_GAMES)}")
+    return _GAMES[game]
+
+
+def observation_fingerprint(game: str = "boon") -> str:
+    """A short hash of ``game``'s observation layout (piece names and shapes, in order): a
+    model trained on another layout reads the vector wrongly, so loading compares it."""
+    layout = ";".join(f"{p.name}:{'x'.join(map(str, p.shape))}" for p in _game(game)[0])
     return hashlib.sha256(layout.encode()).hexdigest()[:16]
+
+
+def observation_signature(game: str = "boon") -> dict[str, Any]:
+    """``{"size": ..., "fingerprint": ...}`` of ``game``'s observation, as model files store it."""
+    size = sum(piece.size for piece in _game(game)[0])
+    return {"size": size, "fingerprint": observation_fingerprint(game)}
 
 
 # ------------------------------------------------------------------------------ numpy policy
@@ -130,7 +155,7 @@ class NumpyPolicy:
         return int(np.argmax(np.where(np.asarray(mask) != 0, logits, -np.inf)))
 
     def greedy_batch(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        """:meth:`greedy` for every row of ``obs`` (k, OBS_SIZE) and ``masks`` (k, 34), with
+        """:meth:`greedy` for every row of ``obs`` (k, obs size) and ``masks`` (k, actions), with
         the same choices: a batched matrix product rounds differently from a one-row one, so
         where the two best legal logits lie within ``TIE_MARGIN`` of each other the row is
         decided by :meth:`greedy` itself. Rows with one legal action need no forward pass."""
@@ -155,22 +180,21 @@ class NumpyPolicy:
     ) -> int:
         """A legal action (``legal`` is a bitmask): the masked argmax, or a sample from the
         masked softmax."""
-        mask = action_mask(legal)
+        mask = action_mask(legal, self.layers[-1])
         if deterministic or rng is None:
             return self.greedy(obs, mask)
         return int(self.sample(np.asarray(obs)[None], mask[None], rng)[0])
 
     def sample(self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        """One sample from the masked softmax per row of a batch (``obs`` ``(N, OBS_SIZE)``,
-        ``mask`` ``(N, 34)``, nonzero = legal): ``(N,)`` int64 actions, one uniform each."""
+        """One sample from the masked softmax per row of a batch (``obs`` ``(N, obs size)``,
+        ``mask`` ``(N, actions)``, nonzero = legal): ``(N,)`` int64 actions, one uniform each."""
         cumulative = np.cumsum(self.probabilities(obs, mask), axis=1)
         uniform = rng.random(len(cumulative))[:, None] * cumulative[:, -1:]
         choice = (cumulative <= uniform).sum(axis=1)
         # Guard against rounding at the top end landing on a masked action.
         rows = np.arange(len(choice))
-        bad = (choice >= NUM_ACTIONS) | (
-            np.asarray(mask)[rows, np.minimum(choice, NUM_ACTIONS - 1)] == 0
-        )
+        actions = cumulative.shape[1]
+        bad = (choice >= actions) | (np.asarray(mask)[rows, np.minimum(choice, actions - 1)] == 0)
         if bad.any():
             logits = self.logits(np.asarray(obs, dtype=np.float32)[bad])
             choice[bad] = np.argmax(np.where(np.asarray(mask)[bad] != 0, logits, -np.inf), axis=1)
@@ -209,19 +233,20 @@ def save_policy(
     policy: NumpyPolicy,
     num_players: int,
     provenance: dict[str, Any] | None = None,
+    game: str = "boon",
 ) -> Path:
-    """Write ``policy`` as ``NAME.npz`` + ``NAME.json`` (see the module docstring); returns the
-    ``.npz`` path."""
+    """Write ``policy``, a player of ``game``, as ``NAME.npz`` + ``NAME.json`` (see the module
+    docstring); returns the ``.npz`` path."""
     weights_path, meta_path = model_paths(path)
     weights_path.parent.mkdir(parents=True, exist_ok=True)
     np.savez(weights_path, **policy.arrays())
     metadata = {
         "format": FORMAT,
         "version": VERSION,
-        "game": "boon",
+        "game": game,
         "num_players": num_players,
-        "observation": {"size": OBS_SIZE, "fingerprint": observation_fingerprint()},
-        "num_actions": NUM_ACTIONS,
+        "observation": observation_signature(game),
+        "num_actions": _game(game)[1],
         "activation": policy.activation,
         "layers": policy.layers,
         "provenance": provenance or {},
@@ -230,13 +255,17 @@ def save_policy(
     return weights_path
 
 
-def load_policy(path: str | Path, num_players: int | None = None) -> tuple[NumpyPolicy, dict]:
-    """Read a model written by :func:`save_policy`; returns the policy and its metadata.
+def load_policy(
+    path: str | Path, num_players: int | None = None, game: str = "boon"
+) -> tuple[NumpyPolicy, dict]:
+    """Read a model of ``game`` written by :func:`save_policy`; returns the policy and its
+    metadata.
 
     Raises:
         ModelFileError: a missing or unreadable file, a format or version this code does not
-            read, weights that do not match the metadata, a model for another observation
-            layout, or (when ``num_players`` is given) for another table size.
+            read, weights that do not match the metadata, a model of another game or for
+            another observation layout, or (when ``num_players`` is given) for another table
+            size.
     """
     weights_path, meta_path = model_paths(path)
     for file in (weights_path, meta_path):
@@ -246,7 +275,7 @@ def load_policy(path: str | Path, num_players: int | None = None) -> tuple[Numpy
         metadata = json.loads(meta_path.read_text())
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
         raise ModelFileError(f"{meta_path} is not model metadata (JSON): {error}") from None
-    _check_metadata(meta_path, metadata, num_players)
+    _check_metadata(meta_path, metadata, num_players, game)
     try:
         with np.load(weights_path, allow_pickle=False) as stored:
             arrays = {name: stored[name] for name in stored.files}
@@ -260,7 +289,7 @@ def load_policy(path: str | Path, num_players: int | None = None) -> tuple[Numpy
     return policy, metadata
 
 
-def _check_metadata(path: Path, metadata: Any, num_players: int | None) -> None:
+def _check_metadata(path: Path, metadata: Any, num_players: int | None, game: str) -> None:
     if not isinstance(metadata, dict) or metadata.get("format") != FORMAT:
         raise ModelFileError(f"{path} is not a {FORMAT} model file")
     if metadata.get("version") != VERSION:
@@ -271,7 +300,10 @@ def _check_metadata(path: Path, metadata: Any, num_players: int | None) -> None:
         metadata.get("layers"), list
     ):
         raise ModelFileError(f"{path} lacks a valid 'activation' or 'layers' entry")
-    expected = {"size": OBS_SIZE, "fingerprint": observation_fingerprint()}
+    made_for_game = metadata.get("game", "boon")
+    if made_for_game != game:
+        raise ModelFileError(f"{path} is a {made_for_game} model, but the game is {game}")
+    expected = observation_signature(game)
     if metadata.get("observation") != expected:
         raise ModelFileError(
             f"{path} was trained on observation layout {metadata.get('observation')}, but this "

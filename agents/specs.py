@@ -5,12 +5,14 @@
 | ``random`` | :class:`~agents.random_agent.RandomAgent` |
 | ``heuristic`` or ``heuristic:pick_threshold_4p=5,win_points=2`` | :class:`~agents.heuristic.HeuristicAgent` with named parameters |
 | ``search`` or ``search:samples=50,points_weight=0.1`` | :class:`~agents.search.SearchAgent` |
-| ``heuristic`` with ``game="boyn"`` | :class:`~agents.boyn_heuristic.BoynHeuristicAgent` (BOYN: ``random`` and ``heuristic`` only) |
+| ``heuristic`` with ``game="boyn"`` | :class:`~agents.boyn_heuristic.BoynHeuristicAgent` (BOYN: ``random``, ``heuristic`` and ``ppo``) |
 | ``ppo`` or ``ppo:path/to/model.npz`` | :class:`~agents.trained.PPOAgent` (bare ``ppo``: the shipped model for the table size; a ``.zip`` of stable-baselines3 is unpickled: trusted files only) |
 | ``rllib:CHECKPOINT_DIR`` | :class:`~agents.rllib.agent.RLlibAgent`, a ``train_rllib.py`` checkpoint (needs the ``rllib`` extra) |
 
 For B.O.N (``game="bon"``): ``random``, and ``heuristic`` or ``heuristic:zero_slack=2`` for
-:class:`~agents.bon_heuristic.BonHeuristicAgent` with named parameters.
+:class:`~agents.bon_heuristic.BonHeuristicAgent` with named parameters. For every game, ``ppo``
+plays that game's shipped model (``agents/models/<game>_ppo_<n>p.npz``) and ``ppo:PATH`` a
+model file of that game (a model of another game is refused).
 """  # noqa: E501 - a table row per kind reads better than wrapped rows
 
 from __future__ import annotations
@@ -72,8 +74,13 @@ def _search(spec: str, arg: str, seed: int | None, num_players: int) -> Agent:
     return SearchAgent(SearchParams(**_params(spec, arg, SearchParams)), seed=seed, name=spec)
 
 
-def _ppo(spec: str, arg: str, seed: int | None, num_players: int) -> Agent:
-    return PPOAgent(arg or default_model(num_players), name=spec, num_players=num_players)
+def _ppo(game: str) -> Callable[[str, str, int | None, int], Agent]:
+    # Bare ppo: the game's shipped model for the table size; ppo:PATH a file of that game.
+    def build(spec: str, arg: str, seed: int | None, num_players: int) -> Agent:
+        path = arg or default_model(num_players, game)
+        return PPOAgent(path, name=spec, num_players=num_players, game=game)
+
+    return build
 
 
 def _rllib(spec: str, arg: str, seed: int | None, num_players: int) -> Agent:
@@ -93,11 +100,11 @@ _BUILDERS: dict[str, dict[str, Callable[[str, str, int | None, int], Agent]]] = 
         "random": _random,
         "heuristic": _heuristic,
         "search": _search,
-        "ppo": _ppo,
+        "ppo": _ppo("boon"),
         "rllib": _rllib,
     },
-    "bon": {"random": _random, "heuristic": _bon_heuristic},
-    "boyn": {"random": _random, "heuristic": _boyn_heuristic},
+    "bon": {"random": _random, "heuristic": _bon_heuristic, "ppo": _ppo("bon")},
+    "boyn": {"random": _random, "heuristic": _boyn_heuristic, "ppo": _ppo("boyn")},
 }
 
 
