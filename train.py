@@ -199,8 +199,8 @@ GAME_DEFAULTS: dict[str, dict[str, object]] = {
         "n_epochs": 4,
         "ent_coef": 0.005,
         "pool_weights": "self=0.3,heuristic=0.6,random=0.1",
-        "bc_rounds": 5000,
-        "bc_epochs": 5,
+        "bc_rounds": 2000,
+        "bc_epochs": 2,
         "eval_deals": 100,
     },
     "boyn": {
@@ -213,8 +213,8 @@ GAME_DEFAULTS: dict[str, dict[str, object]] = {
         "n_epochs": 4,
         "ent_coef": 0.005,
         "pool_weights": "self=0.3,heuristic=0.6,random=0.1",
-        "bc_rounds": 1500,
-        "bc_epochs": 5,
+        "bc_rounds": 600,
+        "bc_epochs": 2,
         "eval_deals": 50,
     },
 }
