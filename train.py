@@ -188,33 +188,30 @@ class Args:
 # Each game's defaults where Boon's do not fit. B.O.N and BOYN step their tables in Python, a few
 # thousand decisions a second: fewer tables, longer rollouts, a budget of about half an hour.
 # BOYN rounds are long (tens of learner decisions), so it gets a shorter turn limit.
+_TABLE_GAMES: dict[str, object] = {
+    "num_tables": 64,
+    "n_steps": 128,
+    "batch_size": 1024,
+    "n_epochs": 4,
+    "ent_coef": 0.005,
+    "pool_weights": "self=0.3,heuristic=0.6,random=0.1",
+    "bc_epochs": 2,
+}
 GAME_DEFAULTS: dict[str, dict[str, object]] = {
     "boon": {},
     "bon": {
+        **_TABLE_GAMES,
         "exp_name": "bon_ppo",
         "total_timesteps": 1_000_000,
-        "num_tables": 64,
-        "n_steps": 128,
-        "batch_size": 1024,
-        "n_epochs": 4,
-        "ent_coef": 0.005,
-        "pool_weights": "self=0.3,heuristic=0.6,random=0.1",
         "bc_rounds": 2000,
-        "bc_epochs": 2,
         "eval_deals": 100,
     },
     "boyn": {
+        **_TABLE_GAMES,
         "exp_name": "boyn_ppo",
         "max_turns": 300,
         "total_timesteps": 600_000,
-        "num_tables": 64,
-        "n_steps": 128,
-        "batch_size": 1024,
-        "n_epochs": 4,
-        "ent_coef": 0.005,
-        "pool_weights": "self=0.3,heuristic=0.6,random=0.1",
         "bc_rounds": 600,
-        "bc_epochs": 2,
         "eval_deals": 50,
     },
 }
@@ -258,24 +255,16 @@ def main(args: Args) -> Path:
 
     # The learner's seats at the tables of the batched engine (Boon) or of the game's raw env.
     env_config = {"max_turns": args.max_turns} if args.max_turns else {}
+    tables = {
+        "num_envs": args.num_tables,
+        "num_players": args.num_players,
+        "pool_weights": args.pool_weights,
+        "seed": args.seed,
+    }
     if game.name == "boon":
-        envs = SelfPlayVecEnv(
-            num_envs=args.num_tables,
-            num_players=args.num_players,
-            pool_weights=args.pool_weights,
-            seed=args.seed,
-            shaping=args.shaping,
-            pick_assist=args.pick_assist_start,
-        )
+        envs = SelfPlayVecEnv(**tables, shaping=args.shaping, pick_assist=args.pick_assist_start)
     else:
-        envs = TableSelfPlayVecEnv(
-            game,
-            num_envs=args.num_tables,
-            num_players=args.num_players,
-            pool_weights=args.pool_weights,
-            seed=args.seed,
-            env_config=env_config,
-        )
+        envs = TableSelfPlayVecEnv(game, **tables, env_config=env_config)
 
     # The agent: MaskablePPO with separate actor and critic MLPs, or a checkpoint resumed.
     snapshots = []

@@ -230,16 +230,12 @@ def test_train_game_runs_and_its_model_plays_in_the_arena(tmp_path: Path, game: 
     assert run_arena(specs, deals=1, game=game).results[0].agent == f"ppo:{model}"
 
 
-def test_train_refuses_a_table_size_or_flag_the_game_does_not_have() -> None:
-    for flags in (["--game", "bon", "--num-players", "6"], ["--game", "bon", "--max-turns", "9"]):
-        result = subprocess.run(
-            [sys.executable, str(ROOT / "train.py"), *flags],
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
-        assert result.returncode != 0, flags
-        assert "train.py: error:" in result.stderr and "Traceback" not in result.stderr, flags
+@pytest.mark.parametrize("flags", [["--num-players", "6"], ["--max-turns", "9"]])
+def test_train_refuses_a_table_size_or_flag_the_game_does_not_have(flags: list[str]) -> None:
+    argv = [sys.executable, str(ROOT / "train.py"), "--game", "bon", *flags]
+    result = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+    assert result.returncode != 0
+    assert "train.py: error:" in result.stderr and "Traceback" not in result.stderr
 
 
 def test_each_game_has_its_own_defaults() -> None:

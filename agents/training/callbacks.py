@@ -76,12 +76,11 @@ class SelfPlayCallback(BaseCallback):
         if not self.snapshots:
             self.snapshots = [NumpyPolicy.from_sb3(self.model.policy)]
         self.training_env.env_method("set_snapshots", self.snapshots)
-        self._set_pick_assist()
+        if self.game.name == "boon":
+            self._set_pick_assist()
 
     def _set_pick_assist(self) -> float:
         # Linear from start to end over the first `decay` decisions, then constant (Boon).
-        if self.game.name != "boon":
-            return 0.0
         start, end, decay = self.pick_assist
         progress = min(self.model.num_timesteps / decay, 1.0) if decay > 0 else 1.0
         share = start + (end - start) * progress
@@ -99,7 +98,8 @@ class SelfPlayCallback(BaseCallback):
         # Called before the update that uses this rollout; the update counter is ours.
         self.updates += 1
         row = self._log_rounds()
-        row["charts/pick_assist"] = self._set_pick_assist()
+        if self.game.name == "boon":
+            row["charts/pick_assist"] = self._set_pick_assist()
         if self.updates % self.snapshot_every == 0:
             self.snapshots = [*self.snapshots, NumpyPolicy.from_sb3(self.model.policy)]
             self.snapshots = self.snapshots[-self.pool_size :]
@@ -161,15 +161,12 @@ class SelfPlayCallback(BaseCallback):
             learner = match(agents, names, self.eval_deals, seed, game.name)[0]
             out[f"eval/{game.value_name}_vs_{name}"] = getattr(learner, game.value_of)
             out[f"eval/{game.value_name}_vs_{name}_ci95"] = (learner.ci95[1] - learner.ci95[0]) / 2
-        if game.name != "boon":
-            for key, value in out.items():
-                self.logger.record(key, value)
-            return out
-        copies = [PolicyAgent(policy, deterministic=False) for _ in range(n)]
-        table = match(copies, ["self"] * n, max(self.eval_deals // 4, 10), seed + 1)[0]
-        # Pooled over the n seats: one seat in n picks in a picker round.
-        out["eval/selfplay_pick_rate"] = table.pick_rate * n
-        out["eval/selfplay_leaster_rate"] = table.leaster_rate
+        if game.name == "boon":
+            copies = [PolicyAgent(policy, deterministic=False) for _ in range(n)]
+            table = match(copies, ["self"] * n, max(self.eval_deals // 4, 10), seed + 1)[0]
+            # Pooled over the n seats: one seat in n picks in a picker round.
+            out["eval/selfplay_pick_rate"] = table.pick_rate * n
+            out["eval/selfplay_leaster_rate"] = table.leaster_rate
         for key, value in out.items():
             self.logger.record(key, value)
         return out

@@ -115,7 +115,20 @@ class PoolVecEnv(VecEnv):
         self._masks = np.zeros((num_envs, num_actions), dtype=bool)
         self._actions: np.ndarray | None = None
         self._ready = False
+        self._deal_seed = 0
         self._rng = np.random.default_rng()
+
+    def _reseed(self, seed: int | None) -> None:
+        # Two independent streams: the deals, and the seats, players and their moves.
+        deal_seed, own_seed = np.random.SeedSequence(seed).generate_state(2)
+        self._deal_seed = int(deal_seed)
+        self._rng = np.random.default_rng(own_seed)
+
+    def _start_reset(self) -> None:
+        # A reset after seed(s) restarts both streams from s (VecEnv.seed only stores it).
+        if self._seeds[0] is not None:
+            self._reseed(self._seeds[0])
+        self._reset_seeds()
 
     def step_async(self, actions: np.ndarray) -> None:
         """Remember the learners' actions (one per table) for ``step_wait``."""
@@ -234,20 +247,12 @@ class SelfPlayVecEnv(PoolVecEnv):
         self._pick_decisions = np.zeros(b, dtype=np.int64)
         self._picked = np.zeros(b, dtype=bool)
 
-    def _reseed(self, seed: int | None) -> None:
-        # Two independent streams: the engine's deals, and the seats, players and their moves.
-        engine_seed, own_seed = np.random.SeedSequence(seed).generate_state(2)
-        self._engine_seed = int(engine_seed)
-        self._rng = np.random.default_rng(own_seed)
-
     # ------------------------------------------------------------------------ VecEnv API
     def reset(self) -> VecEnvObs:
         """Deal every table a round (reseeded if :meth:`seed` was called), seat the learners,
         draw the opponents and play up to the learners' first decisions."""
-        if self._seeds[0] is not None:
-            self._reseed(self._seeds[0])
-        self._reset_seeds()
-        self.engine.reset(seed=self._engine_seed)
+        self._start_reset()
+        self.engine.reset(seed=self._deal_seed)
         self._new_rounds(np.arange(self.num_envs))
         self._rewards = np.zeros(self.num_envs, dtype=np.float32)
         self._dones = np.zeros(self.num_envs, dtype=bool)

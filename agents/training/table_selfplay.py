@@ -59,19 +59,12 @@ class TableSelfPlayVecEnv(PoolVecEnv):
         self._acted = np.zeros(num_envs, dtype=bool)  # the learner acted in this round
         self._reseed(seed)
 
-    def _reseed(self, seed: int | None) -> None:
-        # Two independent streams: the tables' deals, and the seats, players and their moves.
-        deal_seed, own_seed = np.random.SeedSequence(seed).generate_state(2)
-        self._deal_rng = np.random.default_rng(deal_seed)
-        self._rng = np.random.default_rng(own_seed)
-
     # ------------------------------------------------------------------------ VecEnv API
     def reset(self) -> VecEnvObs:
         """Deal every table a round (reseeded if :meth:`seed` was called), seat the learners,
         draw the opponents and play up to the learners' first decisions."""
-        if self._seeds[0] is not None:
-            self._reseed(self._seeds[0])
-        self._reset_seeds()
+        self._start_reset()
+        self._deal_rng = np.random.default_rng(self._deal_seed)  # every table's deal seeds
         rows = np.arange(self.num_envs)
         self._start_step()
         for row in rows:
