@@ -230,7 +230,9 @@ def test_train_game_runs_and_its_model_plays_in_the_arena(tmp_path: Path, game: 
     assert run_arena(specs, deals=1, game=game).results[0].agent == f"ppo:{model}"
 
 
-@pytest.mark.parametrize("flags", [["--num-players", "6"], ["--max-turns", "9"]])
+@pytest.mark.parametrize(
+    "flags", [["--num-players", "6"], ["--max-turns", "9"], ["--init-from", "boon.npz"]]
+)
 def test_train_refuses_a_table_size_or_flag_the_game_does_not_have(flags: list[str]) -> None:
     argv = [sys.executable, str(ROOT / "train.py"), "--game", "bon", *flags]
     result = subprocess.run(argv, capture_output=True, text=True, timeout=120)
