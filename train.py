@@ -1,4 +1,4 @@
-"""Train a Boon player by self-play with MaskablePPO, then evaluate it in the arena.
+"""Train a Boon, B.O.N or BOYN player by self-play with MaskablePPO, then evaluate it in the arena.
 
 One policy plays every seat (observations use relative seats) and all three decisions: pick or
 pass, discard, card play; the action mask of each phase routes them. Every decision of the
@@ -6,7 +6,13 @@ learner is a training sample; the reward is its Victory-Card change when the rou
 The other seats are filled per round from the opponent pool (fictitious self-play): earlier
 snapshots of the policy, the heuristic and random play.
 
+``--game bon`` and ``--game boyn`` train the same way on those games' raw envs (many tables
+stepped in Python, :mod:`agents.training.table_selfplay`); the reward is the round's value in
+the arena's unit (B.O.N points; BOYN margin, scaled). Each game has its own defaults
+(``python train.py --game boyn --help`` shows them).
+
     python train.py                       # the default 4-player run (a few minutes), then arena
+    python train.py --game bon            # a B.O.N player
     python train.py --help                # every flag
     python train.py --resume runs/<run>/checkpoints/model_<steps>.zip
 
@@ -16,11 +22,12 @@ See ``docs/training.md``.
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import sys
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Literal
 
@@ -41,13 +48,20 @@ from agents.training.callbacks import (
     load_pool,
     pool_path,
 )
-from agents.training.imitation import behaviour_clone, imitation_data
+from agents.training.games import training_game
+from agents.training.imitation import behaviour_clone, imitation_data, table_imitation_data
 from agents.training.selfplay import SelfPlayVecEnv, parse_pool_weights
+from agents.training.table_selfplay import TableSelfPlayVecEnv
+
+GAMES = ("boon", "bon", "boyn")
 
 
 @dataclass
 class Args:
-    """Train a Boon player by self-play (every field is a ``--flag``; ``--help`` lists them)."""
+    """Train a player by self-play (every field is a ``--flag``; ``--help`` lists them)."""
+
+    game: Literal["boon", "bon", "boyn"] = "boon"
+    """The game: boon, bon (B.O.N) or boyn (BOYN); it chooses the other flags' defaults."""
 
     exp_name: str = "boon_ppo"
     """Name of the experiment (prefix of the run name)."""
@@ -55,8 +69,12 @@ class Args:
     seed: int = 1
     """Seed of everything: deals, seats, opponent draws, network init."""
 
-    num_players: Literal[3, 4, 5] = 4
-    """Players at the table: 3, 4 or 5."""
+    num_players: int = 4
+    """Players at the table: 3, 4 or 5 (BOYN: 2 to 6)."""
+
+    max_turns: int = 0
+    """BOYN: turns after which a training round is cut short, worth 0 to every seat (0: the
+    env's default, 1,000)."""
 
     total_timesteps: int = 6_000_000
     """Learner decisions to train for in all (a resumed run counts its past ones)."""
@@ -108,7 +126,8 @@ class Args:
     """Policy snapshots kept in the pool (the most recent)."""
 
     shaping: float = 0.0
-    """Optional shaping: reward += shaping * (my side's point share - 1/2) in picker rounds."""
+    """Boon: optional shaping, reward += shaping * (my side's point share - 1/2) in picker
+    rounds."""
 
     bc_rounds: int = 4000
     """Imitation warm start: rounds of heuristic tables whose decisions the fresh policy (and its
@@ -119,21 +138,21 @@ class Args:
     """Passes over the imitation data."""
 
     init_from: str = ""
-    """A player file (``.npz``, layers matching --net-arch) to fine-tune: the actor starts as
+    """Boon: a player file (``.npz``, layers matching --net-arch) to fine-tune: the actor starts as
     that player, and instead of the imitation warm start the critic alone is fitted to that
     player's own play over --bc-rounds rounds."""
 
     pick_assist_start: float = 0.0
-    """Share of rounds whose learner pick decision the heuristic makes at the start (anti-
+    """Boon: share of rounds whose learner pick decision the heuristic makes at the start (anti-
     collapse: the policy learns picker play before its own pick decisions are trained;
     assisted decisions are not training samples)
     """
 
     pick_assist_end: float = 0.0
-    """Share of assisted pick decisions after the decay."""
+    """Boon: share of assisted pick decisions after the decay."""
 
     pick_assist_decay: float = 0.4
-    """Fraction of total_timesteps over which the assist share falls linearly."""
+    """Boon: fraction of total_timesteps over which the assist share falls linearly."""
 
     eval_every: int = 10
     """Duplicate-arena evaluation every this many updates (0: never)."""
@@ -171,18 +190,64 @@ class Args:
     """Torch threads of the learner process."""
 
 
+# Each game's defaults where Boon's do not fit. B.O.N and BOYN step their tables in Python, a few
+# thousand decisions a second: fewer tables, longer rollouts, a budget of about half an hour.
+# BOYN rounds are long (tens of learner decisions), so it gets a shorter turn limit.
+_TABLE_GAMES: dict[str, object] = {
+    "num_tables": 64,
+    "n_steps": 128,
+    "batch_size": 1024,
+    "n_epochs": 4,
+    "ent_coef": 0.005,
+    "pool_weights": "self=0.3,heuristic=0.6,random=0.1",
+    "bc_epochs": 2,
+}
+GAME_DEFAULTS: dict[str, dict[str, object]] = {
+    "boon": {},
+    "bon": {
+        **_TABLE_GAMES,
+        "exp_name": "bon_ppo",
+        "total_timesteps": 1_000_000,
+        "bc_rounds": 2000,
+        "eval_deals": 100,
+    },
+    "boyn": {
+        **_TABLE_GAMES,
+        "exp_name": "boyn_ppo",
+        "max_turns": 300,
+        "total_timesteps": 600_000,
+        "bc_rounds": 600,
+        "eval_deals": 50,
+    },
+}
+
+
+def game_defaults(game: str) -> Args:
+    """The default arguments of ``game`` (Boon's, with :data:`GAME_DEFAULTS` over them)."""
+    return replace(Args(), game=game, **GAME_DEFAULTS[game])  # type: ignore[arg-type]
+
+
 def check_args(args: Args) -> None:
     """Refuse flag values that cannot work, before any worker starts.
 
     Raises:
         ValueError: naming the flag and what is wrong with it.
     """
+    counts = training_game(args.game).arena.player_counts
+    if args.num_players not in counts:
+        raise ValueError(
+            f"--num-players of {args.game} must be one of {counts}, got {args.num_players}"
+        )
+    if args.max_turns < 0 or (args.max_turns and args.game != "boyn"):
+        raise ValueError(f"--max-turns is a BOYN turn limit >= 1 (or 0), got {args.max_turns}")
     parse_pool_weights(args.pool_weights)
     if not all(part.strip().isdigit() for part in args.net_arch.split(",")):
         raise ValueError(f"--net-arch must be layer sizes like 256,256, got {args.net_arch!r}")
     if args.resume and not Path(args.resume).is_file():
         raise ModelFileError(f"--resume: no model file at {args.resume}")
     if args.init_from:
+        if args.game != "boon":
+            raise ValueError(f"--init-from fine-tunes a Boon player; --game {args.game} has none")
         if args.resume:
             raise ValueError("--init-from starts a new run; it cannot be combined with --resume")
         layers = load_policy(args.init_from, args.num_players)[0].layers[1:-1]
@@ -195,6 +260,7 @@ def check_args(args: Args) -> None:
 
 def main(args: Args) -> Path:
     """Train, save the model and print the arena table; returns the player's ``.npz`` path."""
+    game = training_game(args.game)
     run_name = f"{args.exp_name}_{args.num_players}p_s{args.seed}_{int(time.time())}"
     run_dir = Path(args.runs_dir) / run_name
     run_dir.mkdir(parents=True, exist_ok=True)
@@ -208,15 +274,18 @@ def main(args: Args) -> Path:
     torch.manual_seed(args.seed)
     np.random.seed(args.seed)  # SB3 reads the global generator in places; the env never does
 
-    # The learner's seats at the tables of the batched engine, in this process.
-    envs = SelfPlayVecEnv(
-        num_envs=args.num_tables,
-        num_players=args.num_players,
-        pool_weights=args.pool_weights,
-        seed=args.seed,
-        shaping=args.shaping,
-        pick_assist=args.pick_assist_start,
-    )
+    # The learner's seats at the tables of the batched engine (Boon) or of the game's raw env.
+    env_config = {"max_turns": args.max_turns} if args.max_turns else {}
+    tables = {
+        "num_envs": args.num_tables,
+        "num_players": args.num_players,
+        "pool_weights": args.pool_weights,
+        "seed": args.seed,
+    }
+    if game.name == "boon":
+        envs = SelfPlayVecEnv(**tables, shaping=args.shaping, pick_assist=args.pick_assist_start)
+    else:
+        envs = TableSelfPlayVecEnv(game, **tables, env_config=env_config)
 
     # The agent: MaskablePPO with separate actor and critic MLPs, or a checkpoint resumed.
     snapshots = []
@@ -226,7 +295,7 @@ def main(args: Args) -> Path:
         except ModelFileError:
             envs.close()
             raise
-        snapshots = load_pool(pool_path(Path(args.resume)), args.num_players)
+        snapshots = load_pool(pool_path(Path(args.resume)), args.num_players, game.name)
         model.tensorboard_log = str(run_dir)
     else:
         hidden = [int(h) for h in args.net_arch.split(",")]
@@ -261,10 +330,15 @@ def main(args: Args) -> Path:
             torch.set_num_threads(args.torch_threads)
         elif args.bc_rounds:
             # Imitation warm start: PPO then improves on the heuristic instead of first
-            # rediscovering how to follow suit, and picker play is competent from the start,
-            # so picking is never punished into the all-pass collapse.
+            # rediscovering how to follow suit, and (Boon) picker play is competent from the
+            # start, so picking is never punished into the all-pass collapse.
             torch.set_num_threads(max(args.torch_threads, 2))
-            data = imitation_data(args.num_players, args.bc_rounds, args.seed)
+            if game.name == "boon":
+                data = imitation_data(args.num_players, args.bc_rounds, args.seed)
+            else:
+                data = table_imitation_data(
+                    game, args.num_players, args.bc_rounds, args.seed, env_config=env_config
+                )
             stats = behaviour_clone(model, data, args.bc_epochs, seed=args.seed)
             print(f"imitation warm start on {len(data.actions)} decisions: {stats}", flush=True)
             torch.set_num_threads(args.torch_threads)
@@ -285,6 +359,7 @@ def main(args: Args) -> Path:
             args.pick_assist_end,
             int(args.pick_assist_decay * args.total_timesteps),
         ),
+        game=game,
     )
     remaining = max(args.total_timesteps - model.num_timesteps, 0)
     start, cpu_start = time.time(), time.process_time()
@@ -314,11 +389,15 @@ def main(args: Args) -> Path:
         # CPU seconds of this process (all its threads) in learn: on a shared machine the
         # decisions per CPU second vary less with the other processes' load than the wall rate
         "cpu_time_s": round(cpu, 1),
-        "final_pick_rate": last.get("charts/pick_rate"),
-        "final_leaster_rate": last.get("charts/leaster_rate"),
-        "final_learner_pick_rate": last.get("charts/learner_pick_rate"),
     }
-    player = save_policy(stem, policy, args.num_players, summary)
+    if game.name == "boon":
+        summary["final_pick_rate"] = last.get("charts/pick_rate")
+        summary["final_leaster_rate"] = last.get("charts/leaster_rate")
+        summary["final_learner_pick_rate"] = last.get("charts/learner_pick_rate")
+    else:
+        key = f"{game.value_name}_per_round"
+        summary[f"final_{key}"] = last.get(f"charts/{key}")
+    player = save_policy(stem, policy, args.num_players, summary, game.name)
     print(json.dumps(summary, indent=2))
     print(f"model saved to {player}  (use it as ppo:{player})")
 
@@ -329,19 +408,22 @@ def main(args: Args) -> Path:
         summary["arena"] = {}
         for opponent in filter(None, (o.strip() for o in args.arena_opponents.split(","))):
             specs = [f"ppo:{player}"] + [opponent] * (args.num_players - 1)
-            report = run_arena(specs, args.arena_deals, seed=args.seed, workers=args.arena_workers)
+            report = run_arena(
+                specs, args.arena_deals, seed=args.seed, workers=args.arena_workers, game=game.name
+            )
             summary["arena"][opponent] = report.to_json()
             print(report.table(), flush=True)
-        save_policy(stem, policy, args.num_players, summary)  # the arena joins its provenance
+        save_policy(stem, policy, args.num_players, summary, game.name)  # with the arena
     (run_dir / "summary.json").write_text(json.dumps(summary, indent=2))
     return player
 
 
 def _flags(args: Args) -> list[str]:
-    # The flags that differ from the defaults, as they would be typed.
-    defaults, flags = Args(), []
+    # The flags that differ from the game's defaults, as they would be typed (--game first).
+    defaults = game_defaults(args.game)
+    flags = [] if args.game == "boon" else [f"--game {args.game}"]
     for key, value in asdict(args).items():
-        if getattr(defaults, key) == value:
+        if key == "game" or getattr(defaults, key) == value:
             continue
         flag = "--" + key.replace("_", "-")
         if isinstance(value, bool):
@@ -351,8 +433,19 @@ def _flags(args: Args) -> list[str]:
     return flags
 
 
+def parse_args(argv: list[str]) -> Args:
+    """The arguments of the command line ``argv``: ``--game`` first chooses the defaults,
+    then every flag given overrides them."""
+    pre = argparse.ArgumentParser(add_help=False)
+    pre.add_argument("--game", choices=GAMES, default="boon")
+    known, _ = pre.parse_known_args(argv)
+    return tyro.cli(
+        Args, args=argv, default=game_defaults(known.game), description=__doc__.split("\n\n")[0]
+    )
+
+
 if __name__ == "__main__":
-    cli_args = tyro.cli(Args, description=__doc__.split("\n\n")[0])
+    cli_args = parse_args(sys.argv[1:])
     try:
         check_args(cli_args)
     except ValueError as error:  # a user's mistake: one clear line, not a traceback

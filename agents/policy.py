@@ -7,18 +7,18 @@ A model is two files side by side: ``NAME.npz`` holds the actor's weights (``w0,
 | key | meaning |
 | --- | --- |
 | ``format``, ``version`` | ``"boon-env-policy"``, 1 |
-| ``game`` | ``"boon"`` |
+| ``game`` | ``"boon"``, ``"bon"`` or ``"boyn"``: the game it plays |
 | ``num_players`` | the table size it was trained for |
-| ``observation`` | ``{"size": OBS_SIZE, "fingerprint": ...}``: a hash of the observation layout |
-| ``num_actions`` | 34 |
+| ``observation`` | ``{"size": ..., "fingerprint": ...}``: a hash of the game's observation layout |
+| ``num_actions`` | the game's action count (34 for Boon and B.O.N, 88 for BOYN) |
 | ``activation`` | ``"tanh"`` or ``"relu"`` (between hidden layers) |
 | ``layers`` | the layer widths, input first: ``[482, 256, 256, 34]`` |
 | ``provenance`` | free-form: the command, seed, wall time, arena results |
 
-:func:`load_policy` checks all of it against this version of the environment and raises
-:class:`ModelFileError` naming the file and what does not match. Nothing here imports torch;
-:meth:`NumpyPolicy.from_sb3` (for stable-baselines3 models in training and for ``.zip`` files a
-user trusts) imports it when called.
+:func:`load_policy` checks all of it against this version of the game's environment and raises
+:class:`ModelFileError` naming the file and what does not match (a model of another game too).
+Nothing here imports torch; :meth:`NumpyPolicy.from_sb3` (for stable-baselines3 models in
+training and for ``.zip`` files a user trusts) imports it when called.
 """
 
 from __future__ import annotations
@@ -31,7 +31,12 @@ from typing import Any
 
 import numpy as np
 
-from boon_env.encoding import OBS_SIZE, PIECES, action_mask
+from boon_env.bon import NUM_ACTIONS as BON_ACTIONS
+from boon_env.bon.encoding import PIECES as BON_PIECES
+from boon_env.boyn.encoding import LAYOUT as BOYN_LAYOUT
+from boon_env.boyn.rules import NUM_ACTIONS as BOYN_ACTIONS
+from boon_env.core.pieces import Piece, action_mask
+from boon_env.encoding import PIECES
 from boon_env.rules import NUM_ACTIONS
 
 FORMAT = "boon-env-policy"
@@ -45,16 +50,36 @@ TIE_MARGIN = 1e-3
 SAMPLE_MARGIN = 1e-4
 
 
+# Each game's observation pieces and action count: what a model file must match.
+_GAMES: dict[str, tuple[tuple[Piece, ...], int]] = {
+    "boon": (tuple(PIECES), NUM_ACTIONS),
+    "bon": (tuple(BON_PIECES), BON_ACTIONS),
+    "boyn": (BOYN_LAYOUT.pieces, BOYN_ACTIONS),
+}
+
+
 class ModelFileError(ValueError):
-    """A model file that is missing, unreadable, or made for another table or layout (the
-    message names the path and what is wrong)."""
+    """A model file that is missing, unreadable, or made for another game, table or layout
+    (the message names the path and what is wrong)."""
 
 
-def observation_fingerprint() -> str:
-    """A short hash of the observation layout (piece names and shapes, in order): a model
-    trained on another layout reads the vector wrongly, so loading compares it."""
-    layout = ";".join(f"{p.name}:{'x'.join(map(str, p.shape))}" for p in PIECES)
+def _game(game: str) -> tuple[tuple[Piece, ...], int]:
+    if game not in _GAMES:
+        raise ValueError(f"unknown game {game!r}; known games: {tuple(_GAMES)}")
+    return _GAMES[game]
+
+
+def observation_fingerprint(game: str = "boon") -> str:
+    """A short hash of ``game``'s observation layout (piece names and shapes, in order): a
+    model trained on another layout reads the vector wrongly, so loading compares it."""
+    layout = ";".join(f"{p.name}:{'x'.join(map(str, p.shape))}" for p in _game(game)[0])
     return hashlib.sha256(layout.encode()).hexdigest()[:16]
+
+
+def observation_signature(game: str = "boon") -> dict[str, Any]:
+    """``{"size": ..., "fingerprint": ...}`` of ``game``'s observation, as model files store it."""
+    size = sum(piece.size for piece in _game(game)[0])
+    return {"size": size, "fingerprint": observation_fingerprint(game)}
 
 
 # ------------------------------------------------------------------------------ numpy policy
@@ -186,7 +211,7 @@ class NumpyPolicy:
         return int(np.argmax(np.where(np.asarray(mask) != 0, logits, -np.inf)))
 
     def greedy_batch(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        """:meth:`greedy` for every row of ``obs`` (k, OBS_SIZE) and ``masks`` (k, 34), with
+        """:meth:`greedy` for every row of ``obs`` (k, obs size) and ``masks`` (k, actions), with
         the same choices: a batched matrix product rounds differently from a one-row one, so
         where the two best legal logits lie within ``TIE_MARGIN`` of each other the row is
         decided by :meth:`greedy` itself. Rows with one legal action need no forward pass."""
@@ -216,7 +241,7 @@ class NumpyPolicy:
     ) -> int:
         """A legal action (``legal`` is a bitmask): the masked argmax, or a sample from the
         masked softmax (one uniform from ``rng``)."""
-        mask = action_mask(legal)
+        mask = action_mask(legal, self.layers[-1])
         if deterministic or rng is None:
             return self.greedy(obs, mask)
         return int(
@@ -224,8 +249,8 @@ class NumpyPolicy:
         )
 
     def sample(self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        """One sample from the masked softmax per row of a batch (``obs`` ``(N, OBS_SIZE)``,
-        ``mask`` ``(N, 34)``, nonzero = legal): ``(N,)`` int64 actions, one uniform each, with
+        """One sample from the masked softmax per row of a batch (``obs`` ``(N, obs size)``,
+        ``mask`` ``(N, actions)``, nonzero = legal): ``(N,)`` int64 actions, one uniform each, with
         the fast batched pass (where a uniform falls within rounding of a boundary, the choice
         may differ from :meth:`act`'s; :meth:`sample_batch` makes :meth:`act`'s choices)."""
         return self._sample(obs, mask, rng.random(len(obs)), self.batch_logits)[0]
@@ -256,7 +281,8 @@ class NumpyPolicy:
         # Guard against rounding at the top end landing on a masked action.
         rows = np.arange(len(choice))
         legal = np.asarray(mask) != 0
-        bad = (choice >= NUM_ACTIONS) | ~legal[rows, np.minimum(choice, NUM_ACTIONS - 1)]
+        actions = cumulative.shape[1]
+        bad = (choice >= actions) | ~legal[rows, np.minimum(choice, actions - 1)]
         if bad.any():
             choice[bad] = np.argmax(np.where(legal[bad], logits[bad], -np.inf), axis=1)
         return choice, close
@@ -309,19 +335,20 @@ def save_policy(
     policy: NumpyPolicy,
     num_players: int,
     provenance: dict[str, Any] | None = None,
+    game: str = "boon",
 ) -> Path:
-    """Write ``policy`` as ``NAME.npz`` + ``NAME.json`` (see the module docstring); returns the
-    ``.npz`` path."""
+    """Write ``policy``, a player of ``game``, as ``NAME.npz`` + ``NAME.json`` (see the module
+    docstring); returns the ``.npz`` path."""
     weights_path, meta_path = model_paths(path)
     weights_path.parent.mkdir(parents=True, exist_ok=True)
     np.savez(weights_path, **policy.arrays())
     metadata = {
         "format": FORMAT,
         "version": VERSION,
-        "game": "boon",
+        "game": game,
         "num_players": num_players,
-        "observation": {"size": OBS_SIZE, "fingerprint": observation_fingerprint()},
-        "num_actions": NUM_ACTIONS,
+        "observation": observation_signature(game),
+        "num_actions": _game(game)[1],
         "activation": policy.activation,
         "layers": policy.layers,
         "provenance": provenance or {},
@@ -330,13 +357,17 @@ def save_policy(
     return weights_path
 
 
-def load_policy(path: str | Path, num_players: int | None = None) -> tuple[NumpyPolicy, dict]:
-    """Read a model written by :func:`save_policy`; returns the policy and its metadata.
+def load_policy(
+    path: str | Path, num_players: int | None = None, game: str = "boon"
+) -> tuple[NumpyPolicy, dict]:
+    """Read a model of ``game`` written by :func:`save_policy`; returns the policy and its
+    metadata.
 
     Raises:
         ModelFileError: a missing or unreadable file, a format or version this code does not
-            read, weights that do not match the metadata, a model for another observation
-            layout, or (when ``num_players`` is given) for another table size.
+            read, weights that do not match the metadata, a model of another game or for
+            another observation layout, or (when ``num_players`` is given) for another table
+            size.
     """
     weights_path, meta_path = model_paths(path)
     for file in (weights_path, meta_path):
@@ -346,7 +377,7 @@ def load_policy(path: str | Path, num_players: int | None = None) -> tuple[Numpy
         metadata = json.loads(meta_path.read_text())
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
         raise ModelFileError(f"{meta_path} is not model metadata (JSON): {error}") from None
-    _check_metadata(meta_path, metadata, num_players)
+    _check_metadata(meta_path, metadata, num_players, game)
     try:
         with np.load(weights_path, allow_pickle=False) as stored:
             arrays = {name: stored[name] for name in stored.files}
@@ -360,7 +391,7 @@ def load_policy(path: str | Path, num_players: int | None = None) -> tuple[Numpy
     return policy, metadata
 
 
-def _check_metadata(path: Path, metadata: Any, num_players: int | None) -> None:
+def _check_metadata(path: Path, metadata: Any, num_players: int | None, game: str) -> None:
     if not isinstance(metadata, dict) or metadata.get("format") != FORMAT:
         raise ModelFileError(f"{path} is not a {FORMAT} model file")
     if metadata.get("version") != VERSION:
@@ -371,7 +402,10 @@ def _check_metadata(path: Path, metadata: Any, num_players: int | None) -> None:
         metadata.get("layers"), list
     ):
         raise ModelFileError(f"{path} lacks a valid 'activation' or 'layers' entry")
-    expected = {"size": OBS_SIZE, "fingerprint": observation_fingerprint()}
+    made_for_game = metadata.get("game", "boon")
+    if made_for_game != game:
+        raise ModelFileError(f"{path} is a {made_for_game} model, but the game is {game}")
+    expected = observation_signature(game)
     if metadata.get("observation") != expected:
         raise ModelFileError(
             f"{path} was trained on observation layout {metadata.get('observation')}, but this "

@@ -7,13 +7,15 @@
 | ``search`` or ``search:samples=50,points_weight=0.1`` | :class:`~agents.search.SearchAgent` |
 | ``search:samples=16,inference=ppo,rollout=ppo`` | the search that reads the play (:mod:`agents.inference`; ``inference=none``, ``rollout=heuristic`` by default) |
 | ``expert`` | the strongest player within 0.1 s a decision: :data:`~agents.search.EXPERT` search |
-| ``heuristic`` with ``game="boyn"`` | :class:`~agents.boyn_heuristic.BoynHeuristicAgent` (BOYN: ``random`` and ``heuristic`` only) |
+| ``heuristic`` with ``game="boyn"`` | :class:`~agents.boyn_heuristic.BoynHeuristicAgent` (BOYN: ``random``, ``heuristic`` and ``ppo``) |
 | ``ppo`` or ``ppo:path/to/model.npz`` | :class:`~agents.trained.PPOAgent` (bare ``ppo``: the shipped model for the table size; a ``.zip`` of stable-baselines3 is unpickled: trusted files only) |
 | ``blind:SPEC``, ``cautious:K:SPEC``, ``bold:K:SPEC`` | :class:`~agents.holdings.HoldingBidder`: SPEC bidding by its Victory Cards (game mode) |
 | ``rllib:CHECKPOINT_DIR`` | :class:`~agents.rllib.agent.RLlibAgent`, a ``train_rllib.py`` checkpoint (needs the ``rllib`` extra) |
 
 For B.O.N (``game="bon"``): ``random``, and ``heuristic`` or ``heuristic:zero_slack=2`` for
-:class:`~agents.bon_heuristic.BonHeuristicAgent` with named parameters.
+:class:`~agents.bon_heuristic.BonHeuristicAgent` with named parameters. For every game, ``ppo``
+plays that game's shipped model (``agents/models/<game>_ppo_<n>p.npz``) and ``ppo:PATH`` a
+model file of that game (a model of another game is refused).
 """  # noqa: E501 - a table row per kind reads better than wrapped rows
 
 from __future__ import annotations
@@ -83,8 +85,13 @@ def _expert(spec: str, arg: str, seed: int | None, num_players: int) -> Agent:
     return SearchAgent(EXPERT, seed=seed, name=spec, num_players=num_players)
 
 
-def _ppo(spec: str, arg: str, seed: int | None, num_players: int) -> Agent:
-    return PPOAgent(arg or default_model(num_players), name=spec, num_players=num_players)
+def _ppo(game: str) -> Callable[[str, str, int | None, int], Agent]:
+    # Bare ppo: the game's shipped model for the table size; ppo:PATH a file of that game.
+    def build(spec: str, arg: str, seed: int | None, num_players: int) -> Agent:
+        path = arg or default_model(num_players, game)
+        return PPOAgent(path, name=spec, num_players=num_players, game=game)
+
+    return build
 
 
 def _holding(spec: str, arg: str, seed: int | None, num_players: int) -> Agent:
@@ -111,14 +118,14 @@ _BUILDERS: dict[str, dict[str, Callable[[str, str, int | None, int], Agent]]] = 
         "heuristic": _heuristic,
         "search": _search,
         "expert": _expert,
-        "ppo": _ppo,
+        "ppo": _ppo("boon"),
         "rllib": _rllib,
         "blind": _holding,
         "cautious": _holding,
         "bold": _holding,
     },
-    "bon": {"random": _random, "heuristic": _bon_heuristic},
-    "boyn": {"random": _random, "heuristic": _boyn_heuristic},
+    "bon": {"random": _random, "heuristic": _bon_heuristic, "ppo": _ppo("bon")},
+    "boyn": {"random": _random, "heuristic": _boyn_heuristic, "ppo": _ppo("boyn")},
 }
 
 

@@ -17,44 +17,50 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.policy import ModelFileError, NumpyPolicy, load_policy
+from agents.policy import ModelFileError, NumpyPolicy, load_policy, observation_signature
 from agents.view import legal_bits
-from boon_env.encoding import OBS_SIZE
 
 MODELS_DIR = Path(__file__).parent / "models"
 
 
-def default_model(num_players: int) -> Path:
-    """The shipped model for a table size, the one the bare ``ppo`` spec plays.
+def default_model(num_players: int, game: str = "boon") -> Path:
+    """The shipped model of ``game`` for a table size, the one the bare ``ppo`` spec plays:
+    ``agents/models/<game>_ppo_<n>p.npz``.
 
     Raises:
-        ModelFileError: no model ships for that table size.
+        ModelFileError: no model ships for that game and table size (naming the path).
     """
-    path = MODELS_DIR / f"boon_ppo_{num_players}p.npz"
+    path = MODELS_DIR / f"{game}_ppo_{num_players}p.npz"
     if not path.is_file():
-        shipped = sorted(p.name for p in MODELS_DIR.glob("boon_ppo_*p.npz"))
+        shipped = sorted(p.name for p in MODELS_DIR.glob(f"{game}_ppo_*p.npz")) or ["none"]
         raise ModelFileError(
-            f"no shipped ppo model for {num_players} players (shipped: {', '.join(shipped)}); "
-            "train one with train.py and play it as ppo:PATH"
+            f"no shipped {game} ppo model at {path} (shipped: {', '.join(shipped)}); "
+            f"train one with train.py --game {game} and play it as ppo:PATH"
         )
     return path
 
 
 class PPOAgent:
-    """Plays the most likely legal action of a trained policy (deterministic).
+    """Plays the most likely legal action of a trained policy of ``game`` (deterministic).
 
     Raises:
         ModelFileError: naming the path, when the file is missing, unreadable, or made for
-            another table size (``num_players``) or observation layout.
+            another game, table size (``num_players``) or observation layout.
     """
 
     def __init__(
-        self, path: str | Path, name: str | None = None, num_players: int | None = None
+        self,
+        path: str | Path,
+        name: str | None = None,
+        num_players: int | None = None,
+        game: str = "boon",
     ) -> None:
         path = Path(path)
         stat = path.stat() if path.is_file() else None
         key = (str(path.resolve()), stat.st_mtime_ns if stat else 0, stat.st_size if stat else 0)
-        self.policy = _load_zip(*key) if path.suffix == ".zip" else _load_npz(*key, num_players)
+        self.policy = (
+            _load_zip(*key, game) if path.suffix == ".zip" else _load_npz(*key, num_players, game)
+        )
         self.name = name or f"ppo:{path}"
 
     batched = True  # acts on many tables at once (act_batch)
@@ -128,12 +134,14 @@ class PolicyAgent:
 # The arena builds its agents once per chunk of deals; the policies are only read, so agents of
 # the same (unchanged) file share one copy. The file's size and time are part of the key.
 @lru_cache(maxsize=16)
-def _load_npz(path: str, mtime_ns: int, size: int, num_players: int | None) -> NumpyPolicy:
-    return load_policy(path, num_players)[0]
+def _load_npz(
+    path: str, mtime_ns: int, size: int, num_players: int | None, game: str
+) -> NumpyPolicy:
+    return load_policy(path, num_players, game)[0]
 
 
 @lru_cache(maxsize=4)
-def _load_zip(path: str, mtime_ns: int, size: int) -> NumpyPolicy:
+def _load_zip(path: str, mtime_ns: int, size: int, game: str) -> NumpyPolicy:
     if not Path(path).is_file():
         raise ModelFileError(f"no model file at {path}")
     try:
@@ -148,8 +156,9 @@ def _load_zip(path: str, mtime_ns: int, size: int) -> NumpyPolicy:
     except Exception as error:  # zip, pickle, torch and SB3 all raise their own kinds
         raise ModelFileError(f"could not load a MaskablePPO model from {path}: {error}") from error
     shape = getattr(model.observation_space, "shape", None)
-    if shape != (OBS_SIZE,):
+    size = observation_signature(game)["size"]
+    if shape != (size,):
         raise ModelFileError(
-            f"{path} takes observations of shape {shape}, but this environment's are ({OBS_SIZE},)"
+            f"{path} takes observations of shape {shape}, but {game}'s are ({size},)"
         )
     return NumpyPolicy.from_sb3(model.policy)

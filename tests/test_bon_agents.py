@@ -128,7 +128,7 @@ def test_hold_chance_counts_the_unseen_cards_that_beat_a_card() -> None:
 def test_specs_for_bon() -> None:
     assert isinstance(make_agent("heuristic:zero_slack=1", game="bon"), BonHeuristicAgent)
     assert isinstance(make_agent("random", game="bon"), RandomAgent)
-    with pytest.raises(ValueError, match=r"known kinds for bon: \('random', 'heuristic'\)"):
+    with pytest.raises(ValueError, match=r"known kinds for bon: \('random', 'heuristic', 'ppo'\)"):
         make_agent("search", game="bon")
     with pytest.raises(ValueError, match="unknown game 'hearts'"):
         make_agent("random", game="hearts")

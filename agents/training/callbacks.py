@@ -2,12 +2,15 @@
 
 The callback does, once per PPO update (rollout):
 
-- log the round statistics of the learner's finished rounds (``charts/...``): mean Victory
-  Cards, pick rate, Leaster rate, the learner's own pick rate, picker success;
+- log the round statistics of the learner's finished rounds (``charts/...``): at Boon mean
+  Victory Cards, pick rate, Leaster rate, the learner's own pick rate, picker success; at the
+  other games the means of the arena's record of the learner's seat (``charts/points_per_round``
+  and ``charts/goal`` at B.O.N, ``charts/margin_per_round`` and ``charts/out`` at BOYN, ...);
 - every ``snapshot_every`` updates, freeze the current policy (:class:`NumpyPolicy`) into the
   opponent pool, keeping the last ``pool_size``;
-- every ``eval_every`` updates, play duplicate-arena matches against the heuristic and a
-  table of policy copies (``eval/...``): the latter's Leaster rate is the collapse alarm;
+- every ``eval_every`` updates, play duplicate-arena matches against the game's heuristic and
+  random players (``eval/<value>_vs_heuristic``, ...), and at Boon a table of policy copies,
+  whose Leaster rate is the collapse alarm;
 - every ``checkpoint_every`` updates, save the model and the pool next to it.
 
 A checkpoint is stable-baselines3's ``model_<steps>.zip`` (the whole learner, optimizer
@@ -25,10 +28,10 @@ import numpy as np
 from stable_baselines3.common.callbacks import BaseCallback
 
 from agents.arena import match
-from agents.heuristic import HeuristicAgent
 from agents.policy import ModelFileError, NumpyPolicy, load_policy, model_paths, save_policy
 from agents.random_agent import RandomAgent
 from agents.trained import PolicyAgent
+from agents.training.games import GAMES, TrainingGame
 
 
 # -------------------------------------------------------------------------------- callback
@@ -47,8 +50,10 @@ class SelfPlayCallback(BaseCallback):
         seed: int,
         snapshots: list[NumpyPolicy] | None = None,
         pick_assist: tuple[float, float, int] = (0.0, 0.0, 0),
+        game: TrainingGame = GAMES["boon"],
     ) -> None:
         super().__init__()
+        self.game = game
         self.num_players = num_players
         self.snapshot_every = snapshot_every
         self.pool_size = pool_size
@@ -71,10 +76,11 @@ class SelfPlayCallback(BaseCallback):
         if not self.snapshots:
             self.snapshots = [NumpyPolicy.from_sb3(self.model.policy)]
         self.training_env.env_method("set_snapshots", self.snapshots)
-        self._set_pick_assist()
+        if self.game.name == "boon":
+            self._set_pick_assist()
 
     def _set_pick_assist(self) -> float:
-        # Linear from start to end over the first `decay` decisions, then constant.
+        # Linear from start to end over the first `decay` decisions, then constant (Boon).
         start, end, decay = self.pick_assist
         progress = min(self.model.num_timesteps / decay, 1.0) if decay > 0 else 1.0
         share = start + (end - start) * progress
@@ -92,7 +98,8 @@ class SelfPlayCallback(BaseCallback):
         # Called before the update that uses this rollout; the update counter is ours.
         self.updates += 1
         row = self._log_rounds()
-        row["charts/pick_assist"] = self._set_pick_assist()
+        if self.game.name == "boon":
+            row["charts/pick_assist"] = self._set_pick_assist()
         if self.updates % self.snapshot_every == 0:
             self.snapshots = [*self.snapshots, NumpyPolicy.from_sb3(self.model.policy)]
             self.snapshots = self.snapshots[-self.pool_size :]
@@ -111,7 +118,9 @@ class SelfPlayCallback(BaseCallback):
             "timesteps": float(self.model.num_timesteps),
             "decisions_per_second": (self.model.num_timesteps - self._start_steps) / elapsed,
         }
-        if rounds:
+        if rounds and self.game.name != "boon":
+            row.update(_round_means(rounds, self.game.value_name))
+        elif rounds:
             value = np.array([r["value"] for r in rounds])
             pick_decisions = sum(r["learner_pick_decisions"] for r in rounds)
             as_picker = [r for r in rounds if r["learner_picker"]]
@@ -140,22 +149,24 @@ class SelfPlayCallback(BaseCallback):
 
     def evaluate(self) -> dict[str, float]:
         """Duplicate-arena matches of the current policy (``eval/...``): its greedy play
-        against the heuristic and against random players, and a table of sampled copies of it,
-        whose Leaster rate is the all-pass collapse alarm."""
+        against the game's heuristic and against random players, and at Boon a table of
+        sampled copies of it, whose Leaster rate is the all-pass collapse alarm."""
         policy = NumpyPolicy.from_sb3(self.model.policy)
         seed = self.seed + 7919 * self.updates
-        n = self.num_players
+        n, game = self.num_players, self.game
         out: dict[str, float] = {}
-        for name, make in (("heuristic", HeuristicAgent), ("random", RandomAgent)):
+        for name, make in (("heuristic", game.heuristic), ("random", RandomAgent)):
             agents = [PolicyAgent(policy), *(make() for _ in range(n - 1))]
-            learner = match(agents, ["learner", *[name] * (n - 1)], self.eval_deals, seed)[0]
-            out[f"eval/vc_vs_{name}"] = learner.mean_victory_cards
-            out[f"eval/vc_vs_{name}_ci95"] = (learner.ci95[1] - learner.ci95[0]) / 2
-        copies = [PolicyAgent(policy, deterministic=False) for _ in range(n)]
-        table = match(copies, ["self"] * n, max(self.eval_deals // 4, 10), seed + 1)[0]
-        # Pooled over the n seats: one seat in n picks in a picker round.
-        out["eval/selfplay_pick_rate"] = table.pick_rate * n
-        out["eval/selfplay_leaster_rate"] = table.leaster_rate
+            names = ["learner", *[name] * (n - 1)]
+            learner = match(agents, names, self.eval_deals, seed, game.name)[0]
+            out[f"eval/{game.value_name}_vs_{name}"] = getattr(learner, game.value_of)
+            out[f"eval/{game.value_name}_vs_{name}_ci95"] = (learner.ci95[1] - learner.ci95[0]) / 2
+        if game.name == "boon":
+            copies = [PolicyAgent(policy, deterministic=False) for _ in range(n)]
+            table = match(copies, ["self"] * n, max(self.eval_deals // 4, 10), seed + 1)[0]
+            # Pooled over the n seats: one seat in n picks in a picker round.
+            out["eval/selfplay_pick_rate"] = table.pick_rate * n
+            out["eval/selfplay_leaster_rate"] = table.leaster_rate
         for key, value in out.items():
             self.logger.record(key, value)
         return out
@@ -165,8 +176,19 @@ class SelfPlayCallback(BaseCallback):
         self.checkpoint_dir.mkdir(parents=True, exist_ok=True)
         path = self.checkpoint_dir / f"model_{self.model.num_timesteps}.zip"
         self.model.save(path)
-        save_pool(pool_path(path), self.snapshots, self.num_players)
+        save_pool(pool_path(path), self.snapshots, self.num_players, self.game.name)
         return path
+
+
+def _round_means(rounds: list[dict[str, Any]], value_name: str) -> dict[str, float]:
+    # The mean of every number of the learner's round records (booleans as rates); "value"
+    # under the game's own name.
+    keys = [k for k, v in rounds[0].items() if isinstance(v, int | float)]
+    means = {k: float(np.mean([r[k] for r in rounds])) for k in keys}
+    row = {f"charts/{k}": v for k, v in means.items() if k != "value"}
+    row[f"charts/{value_name}_per_round"] = means["value"]
+    row["charts/rounds"] = float(len(rounds))
+    return row
 
 
 def format_row(row: dict[str, float]) -> str:
@@ -175,6 +197,10 @@ def format_row(row: dict[str, float]) -> str:
         ("timesteps", "steps", "{:.0f}"),
         ("decisions_per_second", "dec/s", "{:.0f}"),
         ("charts/victory_cards_per_round", "vc", "{:+.3f}"),
+        ("charts/points_per_round", "points", "{:+.3f}"),
+        ("charts/margin_per_round", "margin", "{:+.2f}"),
+        ("charts/goal", "goal", "{:.2f}"),
+        ("charts/out", "out", "{:.2f}"),
         ("charts/pick_rate", "pick", "{:.2f}"),
         ("charts/leaster_rate", "leaster", "{:.2f}"),
         ("charts/learner_pick_rate", "my_pick", "{:.2f}"),
@@ -182,6 +208,10 @@ def format_row(row: dict[str, float]) -> str:
         ("charts/picker_success", "picker_won", "{:.2f}"),
         ("eval/vc_vs_heuristic", "vs_heur", "{:+.3f}"),
         ("eval/vc_vs_random", "vs_rand", "{:+.3f}"),
+        ("eval/points_vs_heuristic", "vs_heur", "{:+.3f}"),
+        ("eval/points_vs_random", "vs_rand", "{:+.3f}"),
+        ("eval/margin_vs_heuristic", "vs_heur", "{:+.2f}"),
+        ("eval/margin_vs_random", "vs_rand", "{:+.2f}"),
         ("eval/selfplay_leaster_rate", "self_leaster", "{:.2f}"),
     )
     return "  ".join(f"{label}={fmt.format(row[k])}" for k, label, fmt in keys if k in row)
@@ -208,22 +238,25 @@ def pool_path(model_path: Path) -> Path:
     return model_path.with_name(model_path.stem + "_pool")
 
 
-def save_pool(folder: Path, snapshots: list[NumpyPolicy], num_players: int) -> None:
+def save_pool(
+    folder: Path, snapshots: list[NumpyPolicy], num_players: int, game: str = "boon"
+) -> None:
     """Write the snapshot policies as pickle-free model files ``snapshot_<i>.npz``/``.json``."""
     folder.mkdir(parents=True, exist_ok=True)
     for i, policy in enumerate(snapshots):
-        save_policy(folder / f"snapshot_{i}", policy, num_players, {"pool_index": i})
+        save_policy(folder / f"snapshot_{i}", policy, num_players, {"pool_index": i}, game)
 
 
-def load_pool(folder: Path, num_players: int) -> list[NumpyPolicy]:
+def load_pool(folder: Path, num_players: int, game: str = "boon") -> list[NumpyPolicy]:
     """The snapshots saved by :func:`save_pool`, in order; empty if there is no folder.
 
     Raises:
-        ModelFileError: a snapshot file that is unreadable or made for another table.
+        ModelFileError: a snapshot file that is unreadable or made for another game or table.
     """
     if not folder.is_dir():
         return []
     count = len(list(folder.glob("snapshot_*.npz")))
     return [
-        load_policy(model_paths(folder / f"snapshot_{i}")[0], num_players)[0] for i in range(count)
+        load_policy(model_paths(folder / f"snapshot_{i}")[0], num_players, game)[0]
+        for i in range(count)
     ]

@@ -1,5 +1,6 @@
 """The imitation warm start of ``train.py``: heuristic decisions, and fitting a fresh policy
-(and its critic) to them before PPO, so self-play does not collapse to everyone passing."""
+(and its critic) to them before PPO, so self-play does not collapse to everyone passing (Boon)
+and starts from competent play (every game)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import numpy as np
 
 from agents.heuristic import HeuristicParams, choose
 from agents.policy import NumpyPolicy
+from agents.training.games import TrainingGame, round_over
 from agents.view import View
 from boon_env.encoding import action_mask, encode
 from boon_env.rules import Deal, GameConfig, Round, actions_of, round_value
@@ -21,7 +23,7 @@ class ImitationData:
     """Decisions of heuristic tables: what a seat saw, could do and chose, and what it won."""
 
     observations: np.ndarray  # float32 (N, OBS_SIZE)
-    masks: np.ndarray  # bool (N, 34)
+    masks: np.ndarray  # bool (N, actions)
     actions: np.ndarray  # int64 (N,): the heuristic's choice
     returns: np.ndarray  # float32 (N,): that seat's share of the round's value
 
@@ -68,6 +70,47 @@ def imitation_data(
     return ImitationData(
         np.stack(obs),
         np.stack(masks).astype(bool),
+        np.array(actions, dtype=np.int64),
+        np.array(returns, dtype=np.float32),
+    )
+
+
+def table_imitation_data(
+    game: TrainingGame,
+    num_players: int,
+    rounds: int,
+    seed: int,
+    explore: float = 0.05,
+    env_config: dict[str, Any] | None = None,
+) -> ImitationData:
+    """:func:`imitation_data` for a game played on its raw env (B.O.N, BOYN): ``rounds``
+    rounds with ``game``'s heuristic in every seat, each seat's return its round value in the
+    arena's unit times ``game.reward_scale`` (the training reward)."""
+    table = game.arena.raw_env(num_players=num_players, episode="round", **(env_config or {}))
+    teacher = game.heuristic()
+    rng = np.random.default_rng(seed)
+    obs, masks, actions, returns = [], [], [], []
+    for _ in range(rounds):
+        table.reset(seed=int(rng.integers(2**63)))
+        seats = []
+        while not round_over(table):
+            agent = table.agent_selection
+            observed = table.observe(agent)
+            choice = teacher.act(observed["observation"], observed["action_mask"])
+            obs.append(observed["observation"])
+            masks.append(observed["action_mask"] != 0)
+            actions.append(choice)
+            seats.append(table.possible_agents.index(agent))
+            if rng.random() < explore:
+                legal = np.flatnonzero(observed["action_mask"])
+                choice = int(legal[rng.integers(legal.size)])
+            table.step(choice)
+        info = table.infos[table.possible_agents[0]]["round"]
+        values = [r.value * game.reward_scale for r in game.seat_records(info, num_players)]
+        returns.extend(values[s] for s in seats)
+    return ImitationData(
+        np.stack(obs).astype(np.float32),
+        np.stack(masks),
         np.array(actions, dtype=np.int64),
         np.array(returns, dtype=np.float32),
     )

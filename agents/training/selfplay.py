@@ -17,6 +17,10 @@ stable-baselines3 ``VecEnv`` whose slot ``i`` is the learner's seat at table ``i
   summary in ``info["round"]``; it is dealt its next round at once, and its observation is the
   learner's first decision of that round.
 
+:class:`PoolVecEnv` holds what every game's self-play env shares: the opponent pool, the draw
+of each round's seats and players, and the ``VecEnv`` plumbing (the other games' env is
+:class:`agents.training.table_selfplay.TableSelfPlayVecEnv`).
+
 Nothing here imports torch: snapshots are :class:`~agents.policy.NumpyPolicy` copies.
 """
 
@@ -74,20 +78,14 @@ def parse_pool_weights(spec: str) -> dict[str, float]:
     return {kind: w / total for kind, w in weights.items() if w > 0}
 
 
-class SelfPlayVecEnv(VecEnv):
-    """The learner's seat at ``num_envs`` tables of the batched engine (see the module doc).
+class PoolVecEnv(VecEnv):
+    """The learner's seat at ``num_envs`` tables whose other seats are drawn, round by round,
+    from an opponent pool (``pool_weights``; ``"self"`` seats play policy snapshots).
 
-    Observation: the learner's ``boon_v0`` observation (``OBS_SIZE`` floats). Action:
-    ``Discrete(34)``; ``env_method("action_masks")`` gives the legal ones (for MaskablePPO).
-    Reward: 0 until the round ends, then the learner's round value, plus ``shaping`` x (the
-    learner side's share of the points - 1/2) in picker rounds when ``shaping`` > 0 (off by
-    default). With probability ``pick_assist`` per round, the heuristic makes the learner's
-    pick-or-pass decision (it is then not a training sample): a guard against the all-pass
-    collapse. Rounds always end (nothing is truncated), so no ``terminal_observation`` is
-    given: stable-baselines3 reads it only to bootstrap truncated episodes.
-
-    Every table shares the opponent pool and the settings: ``get_attr``, ``set_attr`` and
-    ``env_method`` act on the whole vector env (``action_masks`` answers per table).
+    A subclass plays the tables: it calls :meth:`_draw_players` for the tables that start a
+    round, keeps ``_masks`` (the learners' legal actions) up to date, and implements ``reset``
+    and ``step_wait``. Every table shares the pool and the settings: ``get_attr``, ``set_attr``
+    and ``env_method`` act on the whole vector env (``action_masks`` answers per table).
     """
 
     render_mode = None  # stable-baselines3 asks; the tables are not rendered
@@ -95,16 +93,15 @@ class SelfPlayVecEnv(VecEnv):
     def __init__(
         self,
         num_envs: int,
-        num_players: int = 4,
-        pool_weights: str | dict[str, float] = "self=0.3,heuristic=0.6,random=0.1",
-        seed: int | None = None,
-        shaping: float = 0.0,
-        pick_assist: float = 0.0,
+        num_players: int,
+        obs_size: int,
+        num_actions: int,
+        pool_weights: str | dict[str, float],
     ) -> None:
         super().__init__(
             num_envs,
-            spaces.Box(0.0, 1.0, (OBS_SIZE,), np.float32),
-            spaces.Discrete(NUM_ACTIONS),
+            spaces.Box(0.0, 1.0, (obs_size,), np.float32),
+            spaces.Discrete(num_actions),
         )
         self.num_players = num_players
         weights = (
@@ -113,67 +110,40 @@ class SelfPlayVecEnv(VecEnv):
         self.pool_weights = weights
         self._kinds = list(weights)
         self._cumulative = np.cumsum([weights[k] for k in self._kinds])
-        self.shaping = shaping
-        self.pick_assist = pick_assist
-        self.heuristic = HeuristicParams()
         self.snapshots: list[NumpyPolicy] = []
-        self.engine = VectorBoon(num_envs, num_players, observations=False)
-        self._reseed(seed)
-        b = num_envs
-        self.seats = np.zeros(b, dtype=np.int64)  # the learner's seat at every table
-        self.players = np.zeros((b, num_players), dtype=np.int64)  # who plays each seat
-        self._assisted = np.zeros(b, dtype=bool)
-        self._pick_decisions = np.zeros(b, dtype=np.int64)
-        self._picked = np.zeros(b, dtype=bool)
-        self._masks = np.zeros((b, NUM_ACTIONS), dtype=bool)
+        self.seats = np.zeros(num_envs, dtype=np.int64)  # the learner's seat at every table
+        self.players = np.zeros((num_envs, num_players), dtype=np.int64)  # who plays each seat
+        self._masks = np.zeros((num_envs, num_actions), dtype=bool)
         self._actions: np.ndarray | None = None
         self._ready = False
+        self._deal_seed = 0
+        self._rng = np.random.default_rng()
 
     def _reseed(self, seed: int | None) -> None:
-        # Two independent streams: the engine's deals, and the seats, players and their moves.
-        engine_seed, own_seed = np.random.SeedSequence(seed).generate_state(2)
-        self._engine_seed = int(engine_seed)
+        # Two independent streams: the deals, and the seats, players and their moves.
+        deal_seed, own_seed = np.random.SeedSequence(seed).generate_state(2)
+        self._deal_seed = int(deal_seed)
         self._rng = np.random.default_rng(own_seed)
 
-    # ------------------------------------------------------------------------ VecEnv API
-    def reset(self) -> VecEnvObs:
-        """Deal every table a round (reseeded if :meth:`seed` was called), seat the learners,
-        draw the opponents and play up to the learners' first decisions."""
+    def _start_reset(self) -> None:
+        # A reset after seed(s) restarts both streams from s (VecEnv.seed only stores it).
         if self._seeds[0] is not None:
             self._reseed(self._seeds[0])
         self._reset_seeds()
-        self.engine.reset(seed=self._engine_seed)
-        self._new_rounds(np.arange(self.num_envs))
-        self._rewards = np.zeros(self.num_envs, dtype=np.float32)
-        self._dones = np.zeros(self.num_envs, dtype=bool)
-        self._infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
-        self._ready = True
-        self._advance()
-        return self._observe()
 
     def step_async(self, actions: np.ndarray) -> None:
-        """Remember the learners' actions (one per table) for :meth:`step_wait`."""
+        """Remember the learners' actions (one per table) for ``step_wait``."""
         self._actions = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
 
-    def step_wait(self) -> VecEnvStepReturn:
-        """Apply the learners' actions, then let the other seats play until every table is
-        back at its learner (tables whose round ended are dealt the next one)."""
+    def _take_actions(self) -> np.ndarray:
+        # The actions step_async stored, once; step_wait before them is a caller's mistake.
         if not self._ready or self._actions is None:
             raise RuntimeError("call reset() and step_async() before step_wait()")
         actions, self._actions = self._actions, None
-        self._rewards = np.zeros(self.num_envs, dtype=np.float32)
-        self._dones = np.zeros(self.num_envs, dtype=bool)
-        self._infos = [{} for _ in range(self.num_envs)]
-        picking = self.engine.phase == Phase.PICK
-        self._pick_decisions += picking
-        self._picked |= picking & (actions == PICK)
-        _, _, _, values, done = self.engine.step(actions)
-        self._end_rounds(values, done)
-        self._advance()
-        return self._observe(), self._rewards, self._dones, self._infos
+        return actions
 
     def action_masks(self) -> np.ndarray:
-        """The learners' legal actions, ``(num_envs, 34)`` bool."""
+        """The learners' legal actions, ``(num_envs, num_actions)`` bool."""
         return self._masks.copy()
 
     def set_snapshots(self, policies: Sequence[NumpyPolicy]) -> None:
@@ -219,8 +189,7 @@ class SelfPlayVecEnv(VecEnv):
         """The tables are never wrapped."""
         return [False for _ in self._get_indices(indices)]
 
-    # ------------------------------------------------------------------------ the tables
-    def _new_rounds(self, rows: np.ndarray) -> None:
+    def _draw_players(self, rows: np.ndarray) -> None:
         # Seat the learner and draw every other seat's player from the pool (per seat).
         n, count, rng = self.num_players, rows.size, self._rng
         kinds = np.searchsorted(
@@ -234,17 +203,89 @@ class SelfPlayVecEnv(VecEnv):
         codes[np.arange(count), seats] = LEARNER
         self.players[rows] = codes
         self.seats[rows] = seats
-        self._assisted[rows] = (
-            rng.random(count) < self.pick_assist if self.pick_assist > 0 else False
-        )
-        self._pick_decisions[rows] = 0
-        self._picked[rows] = False
 
     def _kind_code(self, kind: str) -> int:
         # "self" is snapshot 0 until drawn among the snapshots; random play while there is none.
         if kind == "self":
             return 0 if self.snapshots else RANDOM
         return HEURISTIC if kind == "heuristic" else RANDOM
+
+    def _opponents(self, row: int) -> list[str]:
+        # The names of the players at the learner's table, for info["round"].
+        return [_NAMES.get(int(c), "self") for c in self.players[row] if c != LEARNER]
+
+
+class SelfPlayVecEnv(PoolVecEnv):
+    """The learner's seat at ``num_envs`` tables of the batched engine (see the module doc).
+
+    Observation: the learner's ``boon_v0`` observation (``OBS_SIZE`` floats). Action:
+    ``Discrete(34)``; ``env_method("action_masks")`` gives the legal ones (for MaskablePPO).
+    Reward: 0 until the round ends, then the learner's round value, plus ``shaping`` x (the
+    learner side's share of the points - 1/2) in picker rounds when ``shaping`` > 0 (off by
+    default). With probability ``pick_assist`` per round, the heuristic makes the learner's
+    pick-or-pass decision (it is then not a training sample): a guard against the all-pass
+    collapse. Rounds always end (nothing is truncated), so no ``terminal_observation`` is
+    given: stable-baselines3 reads it only to bootstrap truncated episodes.
+    """
+
+    def __init__(
+        self,
+        num_envs: int,
+        num_players: int = 4,
+        pool_weights: str | dict[str, float] = "self=0.3,heuristic=0.6,random=0.1",
+        seed: int | None = None,
+        shaping: float = 0.0,
+        pick_assist: float = 0.0,
+    ) -> None:
+        super().__init__(num_envs, num_players, OBS_SIZE, NUM_ACTIONS, pool_weights)
+        self.shaping = shaping
+        self.pick_assist = pick_assist
+        self.heuristic = HeuristicParams()
+        self.engine = VectorBoon(num_envs, num_players, observations=False)
+        self._reseed(seed)
+        b = num_envs
+        self._assisted = np.zeros(b, dtype=bool)
+        self._pick_decisions = np.zeros(b, dtype=np.int64)
+        self._picked = np.zeros(b, dtype=bool)
+
+    # ------------------------------------------------------------------------ VecEnv API
+    def reset(self) -> VecEnvObs:
+        """Deal every table a round (reseeded if :meth:`seed` was called), seat the learners,
+        draw the opponents and play up to the learners' first decisions."""
+        self._start_reset()
+        self.engine.reset(seed=self._deal_seed)
+        self._new_rounds(np.arange(self.num_envs))
+        self._rewards = np.zeros(self.num_envs, dtype=np.float32)
+        self._dones = np.zeros(self.num_envs, dtype=bool)
+        self._infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
+        self._ready = True
+        self._advance()
+        return self._observe()
+
+    def step_wait(self) -> VecEnvStepReturn:
+        """Apply the learners' actions, then let the other seats play until every table is
+        back at its learner (tables whose round ended are dealt the next one)."""
+        actions = self._take_actions()
+        self._rewards = np.zeros(self.num_envs, dtype=np.float32)
+        self._dones = np.zeros(self.num_envs, dtype=bool)
+        self._infos = [{} for _ in range(self.num_envs)]
+        picking = self.engine.phase == Phase.PICK
+        self._pick_decisions += picking
+        self._picked |= picking & (actions == PICK)
+        _, _, _, values, done = self.engine.step(actions)
+        self._end_rounds(values, done)
+        self._advance()
+        return self._observe(), self._rewards, self._dones, self._infos
+
+    # ------------------------------------------------------------------------ the tables
+    def _new_rounds(self, rows: np.ndarray) -> None:
+        # The pool's draw, then whether the heuristic makes the learner's pick decision.
+        self._draw_players(rows)
+        self._assisted[rows] = (
+            self._rng.random(rows.size) < self.pick_assist if self.pick_assist > 0 else False
+        )
+        self._pick_decisions[rows] = 0
+        self._picked[rows] = False
 
     def _advance(self) -> None:
         # The other seats act, in batch, until every table is at a learner decision. A round
@@ -323,9 +364,7 @@ class SelfPlayVecEnv(VecEnv):
                     "learner_picked": bool(self._picked[row]),
                     "assisted": bool(self._assisted[row]),
                     "picker_won": p >= 0 and picker_won(int(points[i, p])),
-                    "opponents": [
-                        _NAMES.get(int(c), "self") for c in self.players[row] if c != LEARNER
-                    ],
+                    "opponents": self._opponents(row),
                 },
             }
         self._new_rounds(rows)
