@@ -89,15 +89,53 @@ def _rule_text(tree: DecisionTreeRegressor, features: tuple[str, ...], verb: str
             return [conditions]  # both sides pick: the split does not matter to the rule
         return left + right
 
-    picking = paths(0, ())
+    picking = [_ranges(path) for path in paths(0, ())]
     if not picking:
         return f"never {verb}"
-    if picking == [()]:
+    if picking == [{}]:
         return f"always {verb}"
-    terms = [" and ".join(path) for path in picking]
+    if len({name for ranges in picking for name in ranges}) == 1:
+        picking = _merged(picking)  # e.g. "gold == 3 or gold >= 4" reads "gold >= 3"
+    terms = [" and ".join(_condition(name, *span) for name, span in r.items()) for r in picking]
     return f"{verb} iff " + " or ".join(
         f"({term})" if " and " in term and len(terms) > 1 else term for term in terms
     )
+
+
+_Range = dict[str, tuple[float, float]]  # feature -> (lowest, highest) allowed value
+
+
+def _ranges(conditions: tuple[str, ...]) -> _Range:
+    """A path's conditions ("gold <= 3", "gold >= 3") as one range per feature."""
+    ranges: _Range = {}
+    for condition in conditions:
+        name, op, value = condition.split()
+        low, high = ranges.get(name, (-np.inf, np.inf))
+        ranges[name] = (low, min(high, int(value))) if op == "<=" else (max(low, int(value)), high)
+    return ranges
+
+
+def _merged(picking: list[_Range]) -> list[_Range]:
+    """Touching ranges of the one feature all the terms use, joined."""
+    (name,) = {name for ranges in picking for name in ranges}
+    spans = sorted(ranges[name] for ranges in picking)
+    joined = [spans[0]]
+    for low, high in spans[1:]:
+        if low <= joined[-1][1] + 1:
+            joined[-1] = (joined[-1][0], max(joined[-1][1], high))
+        else:
+            joined.append((low, high))
+    return [{name: span} for span in joined]
+
+
+def _condition(name: str, low: float, high: float) -> str:
+    if low == high:
+        return f"{name} == {int(low)}"
+    if high == np.inf:
+        return f"{name} >= {int(low)}"
+    if low == -np.inf:
+        return f"{name} <= {int(high)}"
+    return f"{int(low)} <= {name} <= {int(high)}"
 
 
 @dataclass(frozen=True)
@@ -198,7 +236,7 @@ class RuleComparison:
     """A fitted rule of thumb for one table and player, and how it and other rules score on
     held-out deals."""
 
-    rule: PickRule
+    rules: dict[int, PickRule]  # depth -> the fitted tree's rule
     score_card: ScoreCard
     scores: dict[str, RuleScore]  # rule name -> its score on the held-out deals
 
@@ -206,22 +244,23 @@ class RuleComparison:
 def compare_rules(
     data: PickData,
     choices: dict[str, np.ndarray] | None = None,
-    depth: int = 2,
+    depths: Sequence[int] = (2, 3),
     min_leaf: int = 50,
     seed: int = 0,
 ) -> RuleComparison:
-    """Fit a rule of thumb (tree) and a score card on 70% of the deals, and score them on the
-    other 30% beside: each agent's own decisions (``choices``: name -> (deals, n) booleans of
-    :func:`~agents.pick_study.pick_choices`, same seed, at least as many deals), the advice to
-    pick with half the hand in trump, and always or never picking."""
+    """Fit rules of thumb (trees of each depth in ``depths``) and a score card on 70% of the
+    deals, and score them on the other 30% beside: each agent's own decisions (``choices``:
+    name -> (deals, n) booleans of :func:`~agents.pick_study.pick_choices`, same seed, at
+    least as many deals), the advice to pick with half the hand in trump, and always or never
+    picking."""
     x, gain = data.features(), data.gain
     train = split_deals(data.deal, seed=seed)
     test = ~train
-    rule = fit_rule(x[train], gain[train], depth=depth, min_leaf=min_leaf)
+    fitted = {d: fit_rule(x[train], gain[train], depth=d, min_leaf=min_leaf) for d in depths}
     card = fit_linear(x[train], gain[train], use=SCORE_CARD)
     hand_size = int(data.hand[0]).bit_count()
     rules = {
-        f"fitted tree (depth {depth})": rule.picks(x),
+        **{f"fitted tree, depth {d}: {rule.text}": rule.picks(x) for d, rule in fitted.items()},
         "fitted score card": card.picks(x),
         "half the hand in trump": half_the_trump(x[:, FEATURES.index("gold")], hand_size),
         "always pick": np.ones(len(gain), dtype=bool),
@@ -230,7 +269,7 @@ def compare_rules(
     for name, picks in (choices or {}).items():
         rules[f"{name}'s own picks"] = np.asarray(picks).reshape(-1)[: len(gain)]
     scores = {name: score(picks[test], gain[test]) for name, picks in rules.items()}
-    return RuleComparison(rule, card, scores)
+    return RuleComparison(fitted, card, scores)
 
 
 def scores_table(scores: dict[str, RuleScore]) -> str:

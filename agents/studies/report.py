@@ -146,8 +146,9 @@ def _pick_sections(picks: dict, choices: dict) -> list[str]:
                 f"## {n} players, {WORLDS[world]}: {data.deal.max() + 1} deals, "
                 f"{len(data.gain)} decisions\n\n"
                 + "\n".join(table)
-                + f"\n\nRule of thumb (depth-2 tree, fitted on 70% of the deals): "
-                f"**{comparison.rule.text}**.\n\nScore card (VC of gain, least squares): "
+                + "\n\nRules of thumb (regression trees of the gain, fitted on 70% of the deals): "
+                + "; ".join(f"depth {d}: **{r.text}**" for d, r in comparison.rules.items())
+                + ".\n\nScore card (VC of gain, least squares): "
                 f"intercept {card.intercept:+.2f}, {weights}.\n\nOn the held-out 30%:\n\n"
                 + scores_table(comparison.scores)
                 + "\n\nThe dealer, whose pass makes a Leaster:\n\n"
@@ -157,16 +158,17 @@ def _pick_sections(picks: dict, choices: dict) -> list[str]:
 
 
 def _classes(data: PickData) -> np.ndarray:
-    """Hand classes ``"gold g, top t"`` with the extremes pooled."""
+    """Hand classes ``10 * gold + top golds``, 1 or fewer gold, 5 or more, 2 or more top golds
+    pooled (see :func:`_class_name`)."""
     x = data.features()
     gold = np.clip(x[:, FEATURES.index("gold")], 1, 5)
-    top = np.clip(x[:, FEATURES.index("top_gold")], 0, 2)
-    return np.array(
-        [
-            f"{'<=1' if g == 1 else '>=5' if g == 5 else g} gold, {'>=2' if t == 2 else t} top"
-            for g, t in zip(gold, top, strict=True)
-        ]
-    )
+    return 10 * gold + np.clip(x[:, FEATURES.index("top_gold")], 0, 2)
+
+
+def _class_name(key: int) -> str:
+    gold, top = divmod(key, 10)
+    golds = "<=1" if gold == 1 else ">=5" if gold == 5 else str(gold)
+    return f"{golds} gold, {'>=2' if top == 2 else top} top"
 
 
 def _who_is_right(picks: dict, choices: dict) -> list[str]:
@@ -188,6 +190,12 @@ def _who_is_right(picks: dict, choices: dict) -> list[str]:
             s = score(own, data.gain)
             cells.append(f"{s.value:+.3f} ± {s.value_ci95:.3f} (picks {s.pick_rate:.0%})")
         lines.append(f"| {AGENTS[agent]}'s | " + " | ".join(cells) + " |")
+    cells = []
+    for data in worlds.values():
+        own = _agent_choices(choices, n, data)
+        diff = data.gain * (own["PPO"].astype(float) - own["heuristic"])
+        cells.append("{:+.3f} ± {:.3f}".format(*_mean_ci(diff)))
+    lines.append("| PPO's minus the heuristic's (paired) | " + " | ".join(cells) + " |")
     base = worlds["heuristic"]
     own = _agent_choices(choices, n, base)
     table = [
@@ -205,7 +213,7 @@ def _who_is_right(picks: dict, choices: dict) -> list[str]:
             mean, half = _mean_ci(data.gain[classes[w] == key])
             cells.append(f"{mean:+.2f} ± {half:.2f}")
         table.append(
-            f"| {key} | {count / len(base.gain):.0%} | {means['heuristic']:.0%} | "
+            f"| {_class_name(key)} | {count / len(base.gain):.0%} | {means['heuristic']:.0%} | "
             f"{means['PPO']:.0%} | " + " | ".join(cells) + " |"
         )
     return ["\n\n".join(lines[:2]) + "\n\n" + "\n".join(lines[2:]), "\n".join(table)]
