@@ -260,7 +260,7 @@ def test_collect_and_report_write_the_results_and_figures(tmp_path):
     assert research.label("ppo:a/b.npz", "heuristic") == "ppo_a_b_npz_among_heuristic"
     research.main(["report", str(out), "--img", str(img)])
     report = (out / "report.md").read_text()
-    assert "## Who is right? (4 players)" in report and "Rule of thumb" in report
+    assert "## Who is right? (4 players)" in report and "Rules of thumb" in report
     assert "## Discard, 4 players" in report and "## Leaster, 4 players" in report
     assert {p.name for p in img.iterdir()} == {
         "research_pick_gain.png",
