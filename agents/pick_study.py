@@ -197,3 +197,19 @@ def break_even(rows: Sequence[PickRow]) -> float | None:
         if all(r.gain > 0 for r in rows[i:]):
             return row.low
     return None
+
+
+def seat_pick_rates(hero: np.ndarray, others: np.ndarray) -> tuple[float, float]:
+    """How often one seat picks when it decides as in ``hero`` and the other seats as in
+    ``others`` ((deals, n) pick choices of :func:`pick_choices` on the same deals), the seat
+    taking every position in turn as in the arena's rotations: ``(the seat's share of rounds,
+    each other seat's share)``. The first seat in pick order that would pick takes the Boon."""
+    n = hero.shape[1]
+    mine = theirs = 0.0
+    for position in range(n):
+        decides = np.where(np.arange(n) == position, hero, others)
+        picked = decides.any(axis=1)
+        first = np.argmax(decides, axis=1)  # the picker's position where somebody picks
+        mine += float((picked & (first == position)).mean())
+        theirs += float((picked & (first != position)).mean()) / (n - 1)
+    return mine / n, theirs / n

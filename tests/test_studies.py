@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from agents.heuristic import HeuristicAgent, HeuristicParams
-from agents.pick_study import deal_sample, pick_choices, rounds_picked, study
+from agents.pick_study import deal_sample, pick_choices, rounds_picked, seat_pick_rates, study
 from agents.search import play_out
 from agents.studies import research
 from agents.studies.discard import (
@@ -113,6 +113,17 @@ def test_an_opening_that_ends_the_round_leaves_no_choice():
     for agent in (HeuristicAgent(), _OneTableAtATime(HeuristicAgent())):
         with pytest.raises(ValueError, match="no choice"):
             first_choices(agent, config, whole)
+
+
+def test_a_seat_among_others_picks_when_it_comes_first():
+    hero = np.array([[True, False, False], [False, False, False]])
+    others = np.array([[False, True, False], [False, False, True]])
+    # The hero first: it picks on deal 0, the last seat on deal 1. The hero second: nobody
+    # picks deal 0, the last seat picks deal 1. The hero last: the second seat picks deal 0,
+    # nobody deal 1.
+    mine, theirs = seat_pick_rates(hero, others)
+    assert mine == pytest.approx((0.5 + 0 + 0) / 3)
+    assert theirs == pytest.approx((0.5 / 2 + 0.5 / 2 + 0.5 / 2) / 3)
 
 
 def test_pick_choices_and_the_rounds_with_a_picker():

@@ -15,7 +15,7 @@ matplotlib.use("Agg")  # files only, no display
 import matplotlib.pyplot as plt
 import numpy as np
 
-from agents.pick_study import rounds_picked
+from agents.pick_study import rounds_picked, seat_pick_rates
 from agents.studies.discard import BurialSample, summarize_discards
 from agents.studies.features import FEATURES
 from agents.studies.hands import PickData, class_table, compare_rules, score, scores_table
@@ -196,6 +196,12 @@ def _who_is_right(picks: dict, choices: dict) -> list[str]:
         diff = data.gain * (own["PPO"].astype(float) - own["heuristic"])
         cells.append("{:+.3f} ± {:.3f}".format(*_mean_ci(diff)))
     lines.append("| PPO's minus the heuristic's (paired) | " + " | ".join(cells) + " |")
+    mine, theirs = seat_pick_rates(choices[(n, "ppo")], choices[(n, "heuristic")])
+    lines[1:1] = [
+        f"One PPO seat among three heuristic seats (the arena's table), from the agents' own "
+        f"decisions on the same deals: the PPO seat picks in {mine:.1%} of its rounds, each "
+        f"heuristic seat in {theirs:.1%}."
+    ]
     base = worlds["heuristic"]
     own = _agent_choices(choices, n, base)
     table = [
