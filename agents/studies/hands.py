@@ -129,8 +129,8 @@ def _merged(picking: list[_Range]) -> list[_Range]:
 
 
 def _condition(name: str, low: float, high: float) -> str:
-    if low == high:
-        return f"{name} == {int(low)}"
+    if low == high or (low == -np.inf and high == 0):  # the features are counts: never < 0
+        return f"{name} == {int(high)}"
     if high == np.inf:
         return f"{name} >= {int(low)}"
     if low == -np.inf:

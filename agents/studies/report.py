@@ -18,8 +18,15 @@ import numpy as np
 from agents.pick_study import rounds_picked, seat_pick_rates
 from agents.studies.discard import BurialSample, summarize_discards
 from agents.studies.features import FEATURES
-from agents.studies.hands import PickData, class_table, compare_rules, score, scores_table
-from agents.studies.leaster import LeasterSample, leaster_table
+from agents.studies.hands import (
+    PickData,
+    class_table,
+    compare_rules,
+    fit_rule,
+    score,
+    scores_table,
+)
+from agents.studies.leaster import LeasterSample, leaster_arrays, leaster_table
 from boon_env.rules import GameConfig
 
 SIZES = (3, 4, 5)
@@ -249,18 +256,34 @@ def _pick_figures(picks: dict, choices: dict, img: Path) -> None:
     axes[1].legend(fontsize=7)
     fig.savefig(img / "research_pick_gain.png", dpi=80, bbox_inches="tight")
     plt.close(fig)
-    if ("heuristic" not in {w for s, w in picks if s == 4}) or not choices:
+    worlds = {w: d for (size, w), d in picks.items() if size == 4}
+    if "heuristic" not in worlds or len([k for k in choices if k[0] == 4]) < 2:
         return
-    data = picks[(4, "heuristic")]
-    gold = data.features()[:, FEATURES.index("gold")]
-    fig, ax = plt.subplots(figsize=(6, 3.4))
-    keys = sorted(set(gold.tolist()))
-    for name, picked in _agent_choices(choices, 4, data).items():
-        ax.plot(keys, [picked[gold == k].mean() for k in keys], marker="o", label=f"{name} picks")
-    ax.plot(keys, [2 * k >= 7 for k in keys], ls=":", color="grey", label="half the hand in trump")
-    ax.set_xlabel("gold cards in the hand (4 players, all positions)")
-    ax.set_ylabel("share of hands picked")
-    ax.legend(fontsize=8)
+    classes = {w: _classes(d) for w, d in worlds.items()}
+    keys = sorted(set(classes["heuristic"].tolist()))
+    x = np.arange(len(keys))
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(9, 5.5), sharex=True)
+    own = _agent_choices(choices, 4, worlds["heuristic"])
+    for i, (name, picked) in enumerate(own.items()):
+        rates = [picked[classes["heuristic"] == k].mean() for k in keys]
+        top.bar(x + (i - 0.5) * 0.4, rates, 0.4, label=f"{name} picks")
+    top.set_ylabel("share picked")
+    top.legend(fontsize=8)
+    for i, (world, data) in enumerate(worlds.items()):
+        stats = [_mean_ci(data.gain[classes[world] == k]) for k in keys]
+        bottom.errorbar(
+            x + (i - 1) * 0.12,
+            [m for m, _ in stats],
+            yerr=[h for _, h in stats],
+            fmt="o",
+            capsize=2,
+            label=f"gain, {WORLDS[world]}",
+        )
+    bottom.axhline(0, color="grey", lw=0.8)
+    bottom.set_ylabel("VC: pick minus pass")
+    bottom.set_xticks(x, [_class_name(k) for k in keys], rotation=45, ha="right", fontsize=8)
+    bottom.legend(fontsize=7)
+    top.set_title("4 players: who picks which hands, and what picking them is worth")
     fig.savefig(img / "research_pick_rates.png", dpi=80, bbox_inches="tight")
     plt.close(fig)
 
@@ -322,9 +345,14 @@ def _leaster_sections(results: Path, img: Path) -> list[str]:
                 leaster_table(samples, "gold", n),
                 leaster_table(samples, "order", n),
             ]
+            x, value = leaster_arrays(samples)
+            rules = [
+                fit_rule(x, value, depth=d, min_leaf=200, verb="a Leaster pays") for d in (2, 3)
+            ]
             parts.append(
                 f"## Leaster, {n} players, {AGENTS[agent]} play: {len(samples) // n} deals\n\n"
-                + "\n\n".join(tables)
+                f"Regression trees of the Leaster's value: depth 2: **{rules[0].text}**; "
+                f"depth 3: **{rules[1].text}**.\n\n" + "\n\n".join(tables)
             )
             points = np.array([s.points for s in samples])
             hand_points = np.array([_hand_points(s.hand) for s in samples]) // 5 * 5
