@@ -26,7 +26,7 @@ from agents.studies.hands import (
     score,
     scores_table,
 )
-from agents.studies.leaster import LeasterSample, leaster_arrays, leaster_table
+from agents.studies.leaster import LeasterSample, leaster_arrays, leaster_rows, leaster_table
 from boon_env.rules import GameConfig
 
 SIZES = (3, 4, 5)
@@ -331,7 +331,7 @@ def _discard_sections(results: Path, img: Path) -> list[str]:
 
 def _leaster_sections(results: Path, img: Path) -> list[str]:
     parts = []
-    fig, ax = plt.subplots(figsize=(6, 3.4))
+    fig, axes = plt.subplots(1, 2, figsize=(9, 3.4), sharey=True)
     drawn = False
     for n in SIZES:
         for agent in AGENTS:
@@ -347,34 +347,30 @@ def _leaster_sections(results: Path, img: Path) -> list[str]:
             ]
             x, value = leaster_arrays(samples)
             rules = [
-                fit_rule(x, value, depth=d, min_leaf=200, verb="a Leaster pays") for d in (2, 3)
+                fit_rule(x, value, depth=depth, min_leaf=200, verb="a Leaster pays")
+                for depth in (2, 3)
             ]
             parts.append(
                 f"## Leaster, {n} players, {AGENTS[agent]} play: {len(samples) // n} deals\n\n"
                 f"Regression trees of the Leaster's value: depth 2: **{rules[0].text}**; "
                 f"depth 3: **{rules[1].text}**.\n\n" + "\n\n".join(tables)
             )
-            points = np.array([s.points for s in samples])
-            hand_points = np.array([_hand_points(s.hand) for s in samples]) // 5 * 5
-            wins = np.array([s.value == n - 1 for s in samples])
-            keys = [k for k in sorted(set(hand_points.tolist())) if (hand_points == k).sum() >= 30]
-            ax.plot(
-                keys,
-                [wins[hand_points == k].mean() for k in keys],
-                marker="o",
-                label=f"{n}p {AGENTS[agent]} (mean points taken {points.mean():.0f})",
-            )
+            for ax, feature in zip(axes, ("gold", "top_gold"), strict=True):
+                rows = [r for r in leaster_rows(samples, feature, n) if r[1] >= 30]
+                ax.plot(
+                    [r[0] for r in rows],
+                    [r[3] for r in rows],
+                    marker="o",
+                    label=f"{n}p {AGENTS[agent]}",
+                )
             drawn = True
     if drawn:
-        ax.set_xlabel("points in the hand (groups of 5)")
-        ax.set_ylabel("Leaster win rate")
-        ax.legend(fontsize=7)
+        axes[0].set_xlabel("gold cards in the hand")
+        axes[1].set_xlabel("top golds (14-11) in the hand")
+        axes[0].set_ylabel("VC per Leaster (0 = average)")
+        for ax in axes:
+            ax.axhline(0, color="grey", lw=0.8)
+        axes[1].legend(fontsize=7)
         fig.savefig(img / "research_leaster.png", dpi=80, bbox_inches="tight")
     plt.close(fig)
     return parts
-
-
-def _hand_points(hand: int) -> int:
-    from boon_env.rules import points_of
-
-    return points_of(hand)
