@@ -215,6 +215,10 @@ def test_burials_and_the_two_pure_strategies():
     assert len(burials(cards, 3)) == comb(9, 3)
     assert most_points(cards, 3) == _mask("green 6, blue 6, red 5")  # 32 points, no gold
     assert most_voids(cards, 3) == _mask("green 6, green 1, red 5")  # two voids, 21 points
+    # Gold stays in the hand, whatever its points.
+    rich = _mask("gold 14, gold 13, gold 6, gold 5, green 6, green 1, red 2, blue 4, blue 1")
+    assert most_points(rich, 3) == _mask("green 6, blue 4, green 1")  # 15 points, a void
+    assert most_voids(rich, 3) == _mask("green 6, green 1, red 2")  # two voids
     assert burial_features(cards, most_voids(cards, 3)) == {
         "buried_points": 21,
         "voids": 2,

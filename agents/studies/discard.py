@@ -64,21 +64,23 @@ def burials(cards: int, size: int) -> list[int]:
 
 
 def most_points(cards: int, size: int) -> int:
-    """Bury the most points; among equals keep the most gold, then make the most voids."""
+    """Keep the gold (bury as little as possible), and bury the most points; among equals
+    make the most voids."""
 
     def key(buried: int) -> tuple[int, int, int]:
         features = burial_features(cards, buried)
-        return features["buried_points"], -features["buried_gold"], features["voids"]
+        return -features["buried_gold"], features["buried_points"], features["voids"]
 
     return max(burials(cards, size), key=key)
 
 
 def most_voids(cards: int, size: int) -> int:
-    """Empty the most plain suits; among equals keep the most gold, then bury the most points."""
+    """Keep the gold (bury as little as possible), and empty the most plain suits; among
+    equals bury the most points."""
 
     def key(buried: int) -> tuple[int, int, int]:
         features = burial_features(cards, buried)
-        return features["voids"], -features["buried_gold"], features["buried_points"]
+        return -features["buried_gold"], features["voids"], features["buried_points"]
 
     return max(burials(cards, size), key=key)
 
