@@ -1,6 +1,8 @@
 """The bidding studies: paired rollouts, hand features, fitted rules, the discard, the Leaster."""
 
+import re
 from math import comb
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -283,3 +285,11 @@ def test_collect_and_report_write_the_results_and_figures(tmp_path):
         "research_discard.png",
         "research_leaster.png",
     }
+
+
+def test_the_research_page_shows_committed_small_figures():
+    root = Path(__file__).resolve().parents[1] / "docs"
+    figures = re.findall(r"\]\((img/research_[a-z_]+\.png)\)", (root / "research.md").read_text())
+    assert len(figures) == 4
+    for figure in figures:
+        assert (root / figure).stat().st_size < 100_000  # small enough to read on GitHub

@@ -181,11 +181,13 @@ class DiscardSummary:
             best in hindsight, an upper bound no player can reach).
         weights: within-deal least-squares effect of each of :data:`BURIAL_FEATURES` on the
             picker's Victory Cards (e.g. per buried point).
+        same: the share of deals where ``most points`` and ``most voids`` bury the same cards.
     """
 
     deals: int
     strategies: dict[str, tuple[float, float]]
     weights: dict[str, float]
+    same: float
 
 
 def summarize_discards(samples: list[BurialSample], boon_size: int) -> DiscardSummary:
@@ -200,13 +202,15 @@ def summarize_discards(samples: list[BurialSample], boon_size: int) -> DiscardSu
         "a random burial": [],
         "best studied": [],
     }
-    rows, values = [], []
+    rows, values, same = [], [], 0
     for group in by_deal.values():
         value_of = {s.buried: s.value for s in group}
         cards = group[0].cards
+        points, voids = most_points(cards, boon_size), most_voids(cards, boon_size)
+        same += points == voids
         named["own"].append(next(s.value for s in group if s.own))
-        named["most points"].append(value_of[most_points(cards, boon_size)])
-        named["most voids"].append(value_of[most_voids(cards, boon_size)])
+        named["most points"].append(value_of[points])
+        named["most voids"].append(value_of[voids])
         named["a random burial"].append(float(np.mean(list(value_of.values()))))
         named["best studied"].append(max(value_of.values()))
         features = np.array([list(burial_features(cards, s.buried).values()) for s in group])
@@ -221,5 +225,8 @@ def summarize_discards(samples: list[BurialSample], boon_size: int) -> DiscardSu
     x, y = np.concatenate(rows), np.concatenate(values)
     weights = np.linalg.lstsq(x, y, rcond=None)[0] if len(y) else np.zeros(len(BURIAL_FEATURES))
     return DiscardSummary(
-        len(by_deal), strategies, dict(zip(BURIAL_FEATURES, map(float, weights), strict=True))
+        len(by_deal),
+        strategies,
+        dict(zip(BURIAL_FEATURES, map(float, weights), strict=True)),
+        same / max(1, len(by_deal)),
     )
