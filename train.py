@@ -34,7 +34,7 @@ import torch
 import tyro
 from sb3_contrib import MaskablePPO
 
-from agents.policy import ModelFileError, NumpyPolicy, save_policy
+from agents.policy import ModelFileError, NumpyPolicy, load_policy, save_policy
 from agents.training.callbacks import (
     SelfPlayCallback,
     load_model,
@@ -118,6 +118,11 @@ class Args:
     bc_epochs: int = 2
     """Passes over the imitation data."""
 
+    init_from: str = ""
+    """A player file (``.npz``, layers matching --net-arch) to fine-tune: the actor starts as
+    that player, and instead of the imitation warm start the critic alone is fitted to that
+    player's own play over --bc-rounds rounds."""
+
     pick_assist_start: float = 0.0
     """Share of rounds whose learner pick decision the heuristic makes at the start (anti-
     collapse: the policy learns picker play before its own pick decisions are trained;
@@ -177,6 +182,15 @@ def check_args(args: Args) -> None:
         raise ValueError(f"--net-arch must be layer sizes like 256,256, got {args.net_arch!r}")
     if args.resume and not Path(args.resume).is_file():
         raise ModelFileError(f"--resume: no model file at {args.resume}")
+    if args.init_from:
+        if args.resume:
+            raise ValueError("--init-from starts a new run; it cannot be combined with --resume")
+        layers = load_policy(args.init_from, args.num_players)[0].layers[1:-1]
+        if layers != [int(h) for h in args.net_arch.split(",")]:
+            raise ModelFileError(
+                f"--init-from {args.init_from} has hidden layers {layers}, --net-arch is "
+                f"{args.net_arch}"
+            )
 
 
 def main(args: Args) -> Path:
@@ -230,7 +244,17 @@ def main(args: Args) -> Path:
             device="cpu",
             verbose=0,
         )
-        if args.bc_rounds:
+        if args.init_from:
+            # Fine-tuning: the actor is the given player; its critic learns that player's
+            # values first, so the first PPO updates do not follow a random critic's advantages.
+            teacher = load_policy(args.init_from, args.num_players)[0]
+            teacher.copy_to_sb3(model.policy)
+            torch.set_num_threads(max(args.torch_threads, 2))
+            data = imitation_data(args.num_players, args.bc_rounds, args.seed, teacher=teacher)
+            stats = behaviour_clone(model, data, args.bc_epochs, seed=args.seed, fit_actor=False)
+            print(f"critic fitted on {len(data.actions)} decisions: {stats}", flush=True)
+            torch.set_num_threads(args.torch_threads)
+        elif args.bc_rounds:
             # Imitation warm start: PPO then improves on the heuristic instead of first
             # rediscovering how to follow suit, and picker play is competent from the start,
             # so picking is never punished into the all-pass collapse.

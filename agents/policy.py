@@ -96,8 +96,7 @@ class NumpyPolicy:
         """Copy the actor of a MaskablePPO ``MlpPolicy`` (``model.policy``); imports torch."""
         import torch
 
-        linears = [m for m in policy.mlp_extractor.policy_net if isinstance(m, torch.nn.Linear)]
-        linears.append(policy.action_net)
+        linears = _sb3_actor_linears(policy)
         activation = {torch.nn.Tanh: "tanh", torch.nn.ReLU: "relu"}.get(policy.activation_fn)
         if activation is None:
             raise ValueError(f"unsupported activation {policy.activation_fn} (use Tanh or ReLU)")
@@ -105,6 +104,28 @@ class NumpyPolicy:
             weights = [m.weight.detach().cpu().numpy().T.astype(np.float32) for m in linears]
             biases = [m.bias.detach().cpu().numpy().astype(np.float32) for m in linears]
         return cls([np.ascontiguousarray(w) for w in weights], biases, activation)
+
+    def copy_to_sb3(self, policy: Any) -> None:
+        """Write these weights into the actor of a MaskablePPO ``MlpPolicy`` (the inverse of
+        :meth:`from_sb3`, to fine-tune a saved player); imports torch.
+
+        Raises:
+            ValueError: the actor's layer widths or activation differ from this policy's.
+        """
+        import torch
+
+        target = NumpyPolicy.from_sb3(policy)
+        if target.layers != self.layers or target.activation != self.activation:
+            raise ValueError(
+                f"the policy has layers {self.layers} ({self.activation}), the network to "
+                f"load it into has {target.layers} ({target.activation})"
+            )
+        with torch.no_grad():
+            for module, w, b in zip(
+                _sb3_actor_linears(policy), self.weights, self.biases, strict=True
+            ):
+                module.weight.copy_(torch.as_tensor(w.T))
+                module.bias.copy_(torch.as_tensor(b))
 
     def logits(self, obs: np.ndarray) -> np.ndarray:
         """Unmasked action logits for one observation (or a batch)."""
@@ -197,6 +218,14 @@ class NumpyPolicy:
 
 
 # ------------------------------------------------------------------------------- model files
+def _sb3_actor_linears(policy: Any) -> list[Any]:
+    # The actor of an SB3 MlpPolicy: its hidden Linear layers, then the action head.
+    import torch
+
+    linears = [m for m in policy.mlp_extractor.policy_net if isinstance(m, torch.nn.Linear)]
+    return [*linears, policy.action_net]
+
+
 def model_paths(path: str | Path) -> tuple[Path, Path]:
     """The ``.npz`` and ``.json`` files of a model named by either (or by its stem)."""
     path = Path(path)

@@ -9,10 +9,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from agents.arena import run_arena
+from agents.policy import NumpyPolicy, load_policy
 from agents.specs import make_agent
+from boon_env.encoding import OBS_SIZE
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -108,6 +111,56 @@ def test_train_other_table_sizes(tmp_path: Path, num_players: int) -> None:
         run_arena([f"ppo:{model}"] + ["random"] * (other - 1), deals=1)
 
 
+def test_init_from_starts_the_actor_as_the_given_player(tmp_path: Path) -> None:
+    _, first = _train(tmp_path / "a", "--total-timesteps", "128", "--arena-deals", "0")
+    player = first / "model.npz"
+    # With a zero learning rate PPO changes nothing: the saved actor is the one loaded.
+    result, second = _train(
+        tmp_path / "b",
+        "--total-timesteps", "128",
+        "--arena-deals", "0",
+        "--init-from", str(player),
+        "--learning-rate", "0",
+    )  # fmt: skip
+    assert "critic fitted on" in result.stdout
+    before, after = load_policy(player)[0], load_policy(second / "model.npz")[0]
+    for a, b in zip(before.weights + before.biases, after.weights + after.biases, strict=True):
+        np.testing.assert_array_equal(a, b)
+    mismatch = subprocess.run(
+        [sys.executable, str(ROOT / "train.py"), *TINY, "--runs-dir", str(tmp_path / "runs"),
+         "--init-from", str(player), "--net-arch", "16,16"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )  # fmt: skip
+    assert mismatch.returncode != 0 and "Traceback" not in mismatch.stderr
+    assert "hidden layers [32, 32], --net-arch is 16,16" in mismatch.stderr
+
+
+def test_copy_to_sb3_is_the_inverse_of_from_sb3() -> None:
+    from sb3_contrib import MaskablePPO
+
+    from agents.training.selfplay import SelfPlayVecEnv
+
+    envs = SelfPlayVecEnv(num_envs=2, num_players=4, pool_weights="random=1", seed=0)
+    model = MaskablePPO("MlpPolicy", envs, policy_kwargs={"net_arch": [8]}, device="cpu")
+    rng = np.random.default_rng(0)
+    weights = [rng.normal(size=s).astype(np.float32) for s in ((OBS_SIZE, 8), (8, 34))]
+    biases = [rng.normal(size=s).astype(np.float32) for s in (8, 34)]
+    policy = NumpyPolicy(weights, biases, "tanh")
+    policy.copy_to_sb3(model.policy)
+    copied = NumpyPolicy.from_sb3(model.policy)
+    for a, b in zip(policy.weights + policy.biases, copied.weights + copied.biases, strict=True):
+        np.testing.assert_array_equal(a, b)
+    deeper = NumpyPolicy(
+        [weights[0], np.zeros((8, 8), np.float32), weights[1]],
+        [biases[0], np.zeros(8, np.float32), biases[1]],
+    )
+    with pytest.raises(ValueError, match=r"layers \[482, 8, 8, 34\].*has \[482, 8, 34\]"):
+        deeper.copy_to_sb3(model.policy)
+    envs.close()
+
+
 def test_help_lists_every_flag_with_help() -> None:
     result = subprocess.run(
         [sys.executable, str(ROOT / "train.py"), "--help"],
@@ -174,11 +227,13 @@ def test_resume_from_a_missing_or_corrupt_file_is_a_clear_error(
     assert "Traceback" not in result.stderr
 
 
-def test_the_shipped_model_loads_and_plays() -> None:
+@pytest.mark.parametrize("num_players", [3, 4])
+def test_the_shipped_model_loads_and_plays(num_players: int) -> None:
     from agents.trained import default_model
 
-    model = default_model(4)
-    assert model.name == "boon_ppo_4p.npz", "the 4-player model is shipped with the package"
+    model = default_model(num_players)
+    assert model.name == f"boon_ppo_{num_players}p.npz", "a model ships for each table size"
     assert model.stat().st_size < 5_000_000, "a few MB at most"
-    report = run_arena(["ppo", "heuristic", "heuristic", "heuristic"], deals=3, seed=1)
-    assert report.results[0].agent == "ppo"
+    assert load_policy(model, num_players)[1]["provenance"]["arena"]["vs_heuristic"]
+    report = run_arena(["ppo"] + ["heuristic"] * (num_players - 1), deals=3, seed=1)
+    assert report.results[0].agent == "ppo" and report.num_players == num_players

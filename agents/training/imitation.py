@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from agents.heuristic import HeuristicParams, choose
+from agents.policy import NumpyPolicy
 from agents.view import View
 from boon_env.encoding import action_mask, encode
 from boon_env.rules import Deal, GameConfig, Round, actions_of, round_value
@@ -26,12 +27,17 @@ class ImitationData:
 
 
 def imitation_data(
-    num_players: int, rounds: int, seed: int, explore: float = 0.05
+    num_players: int,
+    rounds: int,
+    seed: int,
+    explore: float = 0.05,
+    teacher: NumpyPolicy | None = None,
 ) -> ImitationData:
-    """Play ``rounds`` rounds with the heuristic in every seat and record every decision.
+    """Play ``rounds`` rounds with the heuristic (or the ``teacher`` policy, greedy) in every
+    seat and record every decision.
 
     With probability ``explore`` a seat plays a random legal action instead (the label stays
-    the heuristic's choice), so the data also covers states the heuristic never reaches.
+    the teacher's choice), so the data also covers states the teacher never reaches.
     """
     config = GameConfig(num_players=num_players)
     rng = np.random.default_rng(seed)
@@ -44,9 +50,13 @@ def imitation_data(
         while state.current >= 0:
             seat = state.current
             legal = state.legal_mask()
-            choice = choose(View.from_round(state, seat), legal, params)
-            obs.append(encode(state, seat, vc))
-            masks.append(action_mask(legal))
+            observation, mask = encode(state, seat, vc), action_mask(legal)
+            if teacher is None:
+                choice = choose(View.from_round(state, seat), legal, params)
+            else:
+                choice = teacher.greedy(observation, mask)
+            obs.append(observation)
+            masks.append(mask)
             actions.append(choice)
             seats.append(seat)
             if rng.random() < explore:
@@ -70,8 +80,10 @@ def behaviour_clone(
     learning_rate: float = 1e-3,
     batch_size: int = 1024,
     seed: int = 0,
+    fit_actor: bool = True,
 ) -> dict[str, float]:
-    """Warm-start ``model.policy`` (an SB3 ``MlpPolicy``) with :func:`fit_imitation`."""
+    """Warm-start ``model.policy`` (an SB3 ``MlpPolicy``) with :func:`fit_imitation`; with
+    ``fit_actor=False`` only its critic learns (the actor already plays, e.g. fine-tuning)."""
     policy = model.policy
 
     def forward(obs: Any, masks: Any) -> tuple[Any, Any]:
@@ -80,8 +92,13 @@ def behaviour_clone(
         return policy.action_net(latent_pi).masked_fill(~masks, -1e8), policy.value_net(latent_vf)
 
     policy.set_training_mode(True)
+    parameters = (
+        policy.parameters()
+        if fit_actor
+        else [*policy.mlp_extractor.value_net.parameters(), *policy.value_net.parameters()]
+    )
     stats = fit_imitation(
-        policy.parameters(), forward, data, epochs, learning_rate, batch_size, seed
+        parameters, forward, data, epochs, learning_rate, batch_size, seed, fit_actor
     )
     policy.set_training_mode(False)
     return stats
@@ -95,10 +112,12 @@ def fit_imitation(
     learning_rate: float = 1e-3,
     batch_size: int = 1024,
     seed: int = 0,
+    fit_actor: bool = True,
 ) -> dict[str, float]:
-    """Fit a policy to the heuristic's decisions: cross-entropy of its masked action
-    distribution against the heuristic's choices, plus the squared error of its value against
+    """Fit a policy to the teacher's decisions: cross-entropy of its masked action
+    distribution against the teacher's choices, plus the squared error of its value against
     the round's return (so PPO starts with a critic that fits the policy it starts with).
+    With ``fit_actor=False`` the loss is the value error alone.
 
     ``forward(observations, masks)`` returns the masked logits and the values (torch tensors)
     of the network whose ``parameters`` are trained.
@@ -120,7 +139,7 @@ def fit_imitation(
             logits, value = forward(obs[idx], masks[idx])
             ce = torch.nn.functional.cross_entropy(logits, actions[idx])
             value_loss = torch.nn.functional.mse_loss(value.reshape(-1), returns[idx])
-            loss = ce + 0.5 * value_loss
+            loss = ce + 0.5 * value_loss if fit_actor else value_loss
             optimizer.zero_grad()
             loss.backward()
             optimizer.step()
