@@ -164,27 +164,38 @@ def _pick_sections(picks: dict, choices: dict) -> list[str]:
     return parts
 
 
+def _gold_range(num_players: int) -> tuple[int, int]:
+    """The gold counts the hand classes tell apart (fewer and more are pooled): five around
+    half the hand."""
+    low = max(1, GameConfig(num_players=num_players).hand_size // 2 - 2)
+    return low, low + 4
+
+
 def _classes(data: PickData) -> np.ndarray:
-    """Hand classes ``10 * gold + top golds``, 1 or fewer gold, 5 or more, 2 or more top golds
-    pooled (see :func:`_class_name`)."""
+    """Hand classes ``10 * gold + top golds``, the gold counts outside :func:`_gold_range` and
+    2 or more top golds pooled (see :func:`_class_name`)."""
     x = data.features()
-    gold = np.clip(x[:, FEATURES.index("gold")], 1, 5)
+    gold = np.clip(x[:, FEATURES.index("gold")], *_gold_range(data.num_players))
     return 10 * gold + np.clip(x[:, FEATURES.index("top_gold")], 0, 2)
 
 
-def _class_name(key: int) -> str:
+def _class_name(key: int, num_players: int) -> str:
     gold, top = divmod(key, 10)
-    golds = "<=1" if gold == 1 else ">=5" if gold == 5 else str(gold)
+    low, high = _gold_range(num_players)
+    golds = f"<={low}" if gold == low else f">={high}" if gold == high else str(gold)
     return f"{golds} gold, {'>=2' if top == 2 else top} top"
 
 
 def _who_is_right(picks: dict, choices: dict) -> list[str]:
-    n = 4
+    return [part for n in SIZES for part in _who_is_right_at(n, picks, choices)]
+
+
+def _who_is_right_at(n: int, picks: dict, choices: dict) -> list[str]:
     worlds = {w: d for (size, w), d in picks.items() if size == n}
     if "heuristic" not in worlds or len([k for k in choices if k[0] == n]) < 2:
         return []
     lines = [
-        "## Who is right? (4 players)",
+        f"## Who is right? ({n} players)",
         "VC per decision over passing earned by each agent's own pick decisions, in each "
         "rollout world (all decisions of the world's deals, every position):",
         "| decisions | " + " | ".join(WORLDS[w] for w in worlds) + " |",
@@ -205,7 +216,7 @@ def _who_is_right(picks: dict, choices: dict) -> list[str]:
     lines.append("| PPO's minus the heuristic's (paired) | " + " | ".join(cells) + " |")
     mine, theirs = seat_pick_rates(choices[(n, "ppo")], choices[(n, "heuristic")])
     lines[1:1] = [
-        f"One PPO seat among three heuristic seats (the arena's table), from the agents' own "
+        f"One PPO seat among {n - 1} heuristic seats (the arena's table), from the agents' own "
         f"decisions on the same deals: the PPO seat picks in {mine:.1%} of its rounds, each "
         f"heuristic seat in {theirs:.1%}."
     ]
@@ -226,7 +237,7 @@ def _who_is_right(picks: dict, choices: dict) -> list[str]:
             mean, half = _mean_ci(data.gain[classes[w] == key])
             cells.append(f"{mean:+.2f} ± {half:.2f}")
         table.append(
-            f"| {_class_name(key)} | {count / len(base.gain):.0%} | {means['heuristic']:.0%} | "
+            f"| {_class_name(key, n)} | {count / len(base.gain):.0%} | {means['heuristic']:.0%} | "
             f"{means['PPO']:.0%} | " + " | ".join(cells) + " |"
         )
     return ["\n\n".join(lines[:2]) + "\n\n" + "\n".join(lines[2:]), "\n".join(table)]
@@ -281,7 +292,7 @@ def _pick_figures(picks: dict, choices: dict, img: Path) -> None:
         )
     bottom.axhline(0, color="grey", lw=0.8)
     bottom.set_ylabel("VC: pick minus pass")
-    bottom.set_xticks(x, [_class_name(k) for k in keys], rotation=45, ha="right", fontsize=8)
+    bottom.set_xticks(x, [_class_name(k, 4) for k in keys], rotation=45, ha="right", fontsize=8)
     bottom.legend(fontsize=7)
     top.set_title("4 players: who picks which hands, and what picking them is worth")
     fig.savefig(img / "research_pick_rates.png", dpi=80, bbox_inches="tight")
