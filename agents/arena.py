@@ -463,7 +463,9 @@ def play_round(
     env: Any, seated: Sequence[Any], options: dict[str, Any], reset_seed: int | None = None
 ) -> dict[str, Any]:
     """Play one round on ``env`` with ``seated[s]`` at seat ``s`` (reset with ``reset_seed``
-    and ``options``) until it ends or is truncated; returns ``info["round"]``."""
+    and ``options``) until it ends or is truncated (a whole game when ``env`` plays
+    ``episode="game"``); returns ``info["round"]``, with ``info["game"]`` under ``"game"``
+    when the episode was a game."""
     env.reset(seed=reset_seed, options=options)
     seat_of = {agent: seat for seat, agent in enumerate(env.possible_agents)}
     agent = env.agent_selection
@@ -471,7 +473,9 @@ def play_round(
         observed = env.observe(agent)
         env.step(seated[seat_of[agent]].act(observed["observation"], observed["action_mask"]))
         agent = env.agent_selection
-    return env.infos[agent]["round"]
+    info = env.infos[agent]
+    # A game episode (the game mode, agents.game_arena) also reports how the game ended.
+    return {**info["round"], "game": info["game"]} if "game" in info else info["round"]
 
 
 def _agent_seed(seed: int, index: int, rotation: int, slot: int) -> int:

@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from agents.terminal import ask_move
+from agents.terminal import TrickTerminal, ask_move
 from boon_env import bon_v0
 from boon_env.bon import COLOUR_NAMES, COLOUR_OF, Round, Trick, card_name, parse_card
 from boon_env.bon.render import render_table
 
 
-class BonTerminal:
+class BonTerminal(TrickTerminal):
     """What ``boon play --game bon`` shows (:class:`~agents.terminal.TerminalGame`)."""
 
     def new_env(self, num_players: int, rounds: int | None) -> bon_v0.raw_env:
@@ -58,11 +58,8 @@ class BonTerminal:
             you = " (you)" if seat == human else ""
             print(f" player_{seat}  {tricks:>6}  {points:>+6}  {score:>5}{you}")
 
-    def show_game_end(self, game: dict[str, Any], human: int, stopped_early: bool) -> None:
-        """The winners, at the end or when ``--rounds`` stopped the game."""
-        names = ", ".join("you" if seat == human else f"player_{seat}" for seat in game["winners"])
-        rounds = f"{game['rounds']} round{'s' if game['rounds'] > 1 else ''}"
+    def ending(self, winners: str, stopped_early: bool) -> str:
+        """The highest score so far, or the winners."""
         if stopped_early:
-            print(f"\nStopped after {rounds}, as asked. Highest score so far: {names}.")
-        else:
-            print(f"\nGame over after {rounds}. Winner{'s' if ',' in names else ''}: {names}.")
+            return f"Highest score so far: {winners}"
+        return f"Winner{'s' if ',' in winners else ''}: {winners}"

@@ -1,89 +1,78 @@
-"""``boon play --game boyn``: a game of BOYN in the terminal, one seat played by a person."""
+"""What ``boon play --game boyn`` shows of a game of BOYN at the terminal."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
-from agents.base import Agent
-from agents.terminal import ask_move, next_move
+from agents.terminal import ask_move
 from boon_env import boyn_v0
 from boon_env.boyn.render import event_text, render_table
 from boon_env.boyn.rules import Round, action_name, parse_action
 
 
-def play_boyn_game(
-    agents: dict[int, Agent],
-    human: int,
-    num_players: int,
-    seed: int | None,
-    rounds: int | None,
-    input_line: Callable[[str], str],
-) -> int:
-    """Play a game of BOYN (or its first ``rounds`` rounds) with a person at seat ``human``
-    reading moves through ``input_line``; every public event is printed as it happens."""
-    env = boyn_v0.raw_env(num_players=num_players, episode="game")
-    env.reset(seed=seed)
-    print(
-        f"You are player_{human}. Type a move's number or its name (e.g. '4 of spades', "
-        "'jack of clubs naming hearts', 'queen of spades swap 2')."
-    )
-    finished = 0
-    state = env.game.round
-    shown = _show_events(state, 0)
-    agent_name = env.agent_selection
-    while not (env.terminations[agent_name] or env.truncations[agent_name]):
-        action = next_move(env, agents, human, lambda: _ask_move(env, human, input_line))
-        if action is None:
-            print("\nNo more input; leaving the table.")
-            return 1
-        env.step(action)
-        shown = _show_events(state, shown)
-        agent_name = env.agent_selection
-        if state.is_over:  # the round just scored (the env has dealt the next one, if any)
-            info = env.infos[agent_name]
-            _show_scoring(info["round"], human)
-            finished += 1
-            if rounds is not None and finished >= rounds and "game" not in info:
-                _show_game_end(env.game.totals, human, f"Stopped after {finished} round(s)")
-                return 0
-            state = env.game.round
-            shown = _show_events(state, 0)
-    game = env.infos[agent_name]["game"]
-    _show_game_end(env.game.totals, human, f"Game over after {game['rounds']} round(s)")
-    return 0
+class BoynTerminal:
+    """What ``boon play --game boyn`` shows (:class:`~agents.terminal.TerminalGame`): a round is
+    told as its public events (:attr:`Round.log <boon_env.boyn.rules.Round>`)."""
 
+    def __init__(self) -> None:
+        self._shown = 0  # events of the current round printed so far
 
-def _show_events(state: Round, shown: int) -> int:
-    """Print the round's public events from number ``shown`` on; how many there are now."""
-    for event in state.log[shown:]:
-        print(f"  {event_text(event)}")
-    return len(state.log)
+    def new_env(self, num_players: int, rounds: int | None) -> boyn_v0.raw_env:
+        """A game of BOYN (which has no round cap: :func:`~agents.terminal.play_game` stops
+        after ``rounds`` rounds)."""
+        return boyn_v0.raw_env(num_players=num_players, episode="game")
 
+    def intro(self, env: boyn_v0.raw_env, human: int) -> str:
+        """How to type a move."""
+        return (
+            f"You are player_{human}. Type a move's number or its name (e.g. '4 of spades', "
+            "'jack of clubs naming hearts', 'queen of spades swap 2')."
+        )
 
-def _ask_move(env: boyn_v0.raw_env, human: int, input_line: Callable[[str], str]) -> int | None:
-    state = env.game.round
-    print()
-    print(render_table(state, env.game.totals, show_hand_of=human))
-    return ask_move(state.legal_actions(), action_name, parse_action, input_line)
+    def ask(self, env: boyn_v0.raw_env, human: int, input_line: Callable[[str], str]) -> int | None:
+        """Show the table and read a move."""
+        state = env.game.round
+        print()
+        print(render_table(state, env.game.totals, show_hand_of=human))
+        return ask_move(state.legal_actions(), action_name, parse_action, input_line)
 
+    def round_started(self, state: Round) -> None:
+        """The events of the deal up to the first decision (forced draws and passes)."""
+        self._shown = 0
+        self.after_step(state)
 
-def _show_scoring(info: dict[str, Any], human: int) -> None:
-    if info["out"] < 0:
-        print("\nThe round was cut short at max_turns: nobody scores.")
-    else:
-        print(f"\nplayer_{info['out']} went out.")
-    print("seat      points  total")
-    for seat, (points, total) in enumerate(zip(info["points"], info["totals"], strict=True)):
-        you = " (you)" if seat == human else ""
-        print(f" player_{seat}  {points:>6}  {total:>5}{you}")
+    def announce(self, state: Round, seat: int, action: int, human: int) -> None:
+        """Nothing: the move is told among the events that follow it."""
 
+    def after_step(self, state: Round) -> None:
+        """The round's public events not printed yet."""
+        for event in state.log[self._shown :]:
+            print(f"  {event_text(event)}")
+        self._shown = len(state.log)
 
-def _show_game_end(totals: list[int], human: int, how: str) -> None:
-    lowest = min(totals)
-    names = [
-        "you" if seat == human else f"player_{seat}"
-        for seat, total in enumerate(totals)
-        if total == lowest
-    ]
-    print(f"\n{how}. Lowest total ({lowest}): {', '.join(names)}.")
+    def show_scoring(self, info: dict[str, Any], human: int) -> None:
+        """Who went out, and the points and totals per seat."""
+        if info["out"] < 0:
+            print("\nThe round was cut short at max_turns: nobody scores.")
+        else:
+            print(f"\nplayer_{info['out']} went out.")
+        print("seat      points  total")
+        for seat, (points, total) in enumerate(zip(info["points"], info["totals"], strict=True)):
+            you = " (you)" if seat == human else ""
+            print(f" player_{seat}  {points:>6}  {total:>5}{you}")
+
+    def show_game_end(self, env: boyn_v0.raw_env, human: int, stopped_early: bool) -> None:
+        """The lowest total, at the end or when ``--rounds`` stopped the game (a round truncated
+        at ``max_turns`` ends the game like any other end)."""
+        totals = env.game.totals
+        rounds = env.game.rounds_played
+        ended = not stopped_early or "game" in env.infos[env.agent_selection]
+        how = f"{'Game over' if ended else 'Stopped'} after {rounds} round(s)"
+        lowest = min(totals)
+        names = [
+            "you" if seat == human else f"player_{seat}"
+            for seat, total in enumerate(totals)
+            if total == lowest
+        ]
+        print(f"\n{how}. Lowest total ({lowest}): {', '.join(names)}.")

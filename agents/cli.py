@@ -1,5 +1,5 @@
-"""The ``boon`` command line: ``boon arena``, ``boon play``, ``boon serve`` and ``boon bench``
-(arena, play and bench take ``--game boon``, ``--game bon`` or ``--game boyn``).
+"""The ``boon`` command line: ``boon arena``, ``boon play``, ``boon serve``, ``boon bench`` and
+``boon advise`` (arena, play and bench take ``--game boon``, ``--game bon`` or ``--game boyn``).
 
 Run ``boon --help`` or ``boon <command> --help``; examples are in ``docs/cli.md``.
 """
@@ -20,14 +20,16 @@ for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_variable, "1")
 
 from agents import bench  # noqa: E402
+from agents.advise import advise, check_request  # noqa: E402
 from agents.arena import BOON, run_arena  # noqa: E402
 from agents.base import Agent  # noqa: E402
 from agents.bon_arena import BON  # noqa: E402
 from agents.bon_play import BonTerminal  # noqa: E402
 from agents.boyn_arena import BOYN  # noqa: E402
-from agents.boyn_cli import play_boyn_game  # noqa: E402
+from agents.boyn_cli import BoynTerminal  # noqa: E402
+from agents.game_arena import DEFAULT_MAX_ROUNDS, run_game_arena  # noqa: E402
 from agents.specs import make_agent  # noqa: E402
-from agents.terminal import ask_move, play_game  # noqa: E402
+from agents.terminal import TrickTerminal, ask_move, play_game  # noqa: E402
 from boon_env import boon_v0  # noqa: E402
 from boon_env.boyn.rules import PLAYER_COUNTS as BOYN_PLAYER_COUNTS  # noqa: E402
 from boon_env.render import render_table  # noqa: E402
@@ -99,8 +101,25 @@ def _build_parser() -> argparse.ArgumentParser:
         metavar="SPEC",
         help=f"one per seat (3-5); {_SPEC_HELP} (B.O.N: random, heuristic[:name=value,...])",
     )
-    arena.add_argument("--deals", type=int, default=1000, help="deals to play (default 1000)")
+    arena.add_argument("--deals", type=int, default=None, help="deals to play (default 1000)")
     _add_game_option(arena)
+    arena.add_argument(
+        "--episode",
+        choices=("round", "game"),
+        default="round",
+        help="round: duplicate rounds (default); game: duplicate whole Boon games, reporting "
+        "each agent's game win rate",
+    )
+    arena.add_argument(
+        "--games", type=int, default=None, help="games to play with --episode game (default 100)"
+    )
+    arena.add_argument(
+        "--max-rounds",
+        type=int,
+        default=None,
+        help=f"with --episode game, stop a game after this many rounds (default "
+        f"{DEFAULT_MAX_ROUNDS}, reported as truncated)",
+    )
     arena.add_argument("--seed", type=int, default=0, help="seed of the deals and agents")
     arena.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
     arena.add_argument("--json", action="store_true", help="print one JSON object, no table")
@@ -170,6 +189,40 @@ def _build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--max-games", type=int, default=64, help="games open at once (default 64)")
     serve.set_defaults(run=_run_serve)
 
+    advise_parser = commands.add_parser(
+        "advise",
+        help="should this hand pick or pass?",
+        description="Estimate picking against passing for one Boon hand at a position of the "
+        "pick order (the players before it having passed): the hidden cards are sampled "
+        "uniformly, each sample is played out both ways with the agent in every seat, and the "
+        "advised seat's round value (Victory Cards, uncapped) is reported with 95% CIs.",
+    )
+    advise_parser.add_argument(
+        "--players", type=int, default=4, help="players at the table: 3, 4 or 5 (default 4)"
+    )
+    advise_parser.add_argument(
+        "--position",
+        type=int,
+        required=True,
+        help="place in the pick order: 0 decides first (left of the dealer), players-1 is the "
+        "dealer; passing there makes a Leaster",
+    )
+    advise_parser.add_argument(
+        "--hand", required=True, help='the hand, e.g. "gold 14, gold 13, red 6, ..."'
+    )
+    advise_parser.add_argument(
+        "--agent",
+        default="heuristic",
+        metavar="SPEC",
+        help=f"the player in every seat (default heuristic); {_SPEC_HELP}",
+    )
+    advise_parser.add_argument(
+        "--deals", type=int, default=2000, help="sampled deals (default 2000)"
+    )
+    advise_parser.add_argument("--seed", type=int, default=0, help="seed of the samples")
+    advise_parser.add_argument("--json", action="store_true", help="print one JSON object")
+    advise_parser.set_defaults(run=_run_advise)
+
     bench_parser = commands.add_parser(
         "bench",
         help="measure the engine and environment throughput",
@@ -189,6 +242,11 @@ def _add_game_option(parser: argparse.ArgumentParser) -> None:
 # -------------------------------------------------------------------------------------- arena
 def _run_arena(args: argparse.Namespace) -> int:
     _check_specs(args.agents, len(args.agents), args.game)
+    if args.episode == "game":
+        return _run_game_arena(args)
+    if args.games is not None or args.max_rounds is not None:
+        raise UsageError("--games and --max-rounds go with --episode game")
+    args.deals = 1000 if args.deals is None else args.deals
     if args.deals < 1 or args.workers < 1:
         raise UsageError(f"--deals and --workers must be >= 1, got {args.deals} and {args.workers}")
     if args.save is not None:
@@ -209,6 +267,32 @@ def _run_arena(args: argparse.Namespace) -> int:
     return 0
 
 
+def _run_game_arena(args: argparse.Namespace) -> int:
+    if args.game != "boon":
+        raise UsageError(f"--episode game plays Boon games; not available with --game {args.game}")
+    if args.deals is not None:
+        raise UsageError("--episode game counts games: use --games, not --deals")
+    if args.save is not None:
+        raise UsageError("--save records rounds; it is not available with --episode game")
+    games = 100 if args.games is None else args.games
+    max_rounds = DEFAULT_MAX_ROUNDS if args.max_rounds is None else args.max_rounds
+    if games < 1 or args.workers < 1 or max_rounds < 1:
+        raise UsageError(
+            f"--games, --workers and --max-rounds must be >= 1, got {games}, {args.workers} "
+            f"and {max_rounds}"
+        )
+    report = run_game_arena(
+        args.agents,
+        games,
+        seed=args.seed,
+        workers=args.workers,
+        max_rounds=max_rounds,
+        progress=not args.json,
+    )
+    print(json.dumps(report.to_json()) if args.json else report.table())
+    return 0
+
+
 def _check_specs(specs: Sequence[str], num_players: int, game: str) -> list[Agent]:
     """Build the agents of the user's specs, turning a bad spec into a :class:`UsageError`."""
     counts = ARENA_GAMES[game].player_counts
@@ -224,6 +308,24 @@ def _check_specs(specs: Sequence[str], num_players: int, game: str) -> list[Agen
 
 def _run_bench(args: argparse.Namespace) -> int:
     bench.run(args)
+    return 0
+
+
+# ------------------------------------------------------------------------------------- advise
+def _run_advise(args: argparse.Namespace) -> int:
+    request = {
+        "hand": args.hand,
+        "players": args.players,
+        "position": args.position,
+        "agent": args.agent,
+        "deals": args.deals,
+    }
+    try:
+        check_request(**request)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    advice = advise(**request, seed=args.seed)
+    print(json.dumps(advice.to_json()) if args.json else advice.table())
     return 0
 
 
@@ -273,13 +375,12 @@ def _run_play(args: argparse.Namespace) -> int:
     agents = dict(zip(others, _check_specs(seat_spec, n, args.game), strict=True))
     for seat, agent in agents.items():
         agent.reset(None if args.seed is None else args.seed + seat)
-    if args.game == "boyn":
-        return play_boyn_game(agents, args.seat, n, args.seed, args.rounds, input_line=input)
-    game = BonTerminal() if args.game == "bon" else BoonTerminal()
+    terminals = {"boon": BoonTerminal, "bon": BonTerminal, "boyn": BoynTerminal}
+    game = terminals[args.game]()
     return play_game(game, agents, args.seat, n, args.seed, args.rounds, input_line=input)
 
 
-class BoonTerminal:
+class BoonTerminal(TrickTerminal):
     """What ``boon play`` shows of Boon (:class:`~agents.terminal.TerminalGame`)."""
 
     def new_env(self, num_players: int, rounds: int | None) -> boon_v0.raw_env:
@@ -340,14 +441,9 @@ class BoonTerminal:
             you = " (you)" if seat == human else ""
             print(f" player_{seat}  {points:>6}  {tricks:>6}  {vc:>13}  {change:>+6}{you}")
 
-    def show_game_end(self, game: dict[str, Any], human: int, stopped_early: bool) -> None:
-        """Who holds the most Victory Cards, at the end or when ``--rounds`` stopped the game."""
-        names = ", ".join("you" if seat == human else f"player_{seat}" for seat in game["winners"])
-        rounds = f"{game['rounds']} round{'s' if game['rounds'] > 1 else ''}"
-        if stopped_early:  # --rounds ended a game the rules had not ended
-            print(f"\nStopped after {rounds}, as asked. Most Victory Cards so far: {names}.")
-        else:
-            print(f"\nGame over after {rounds}. Most Victory Cards: {names}.")
+    def ending(self, winners: str, stopped_early: bool) -> str:
+        """Who holds the most Victory Cards."""
+        return f"Most Victory Cards{' so far' if stopped_early else ''}: {winners}"
 
 
 def _parse_action(text: str) -> int:

@@ -7,6 +7,7 @@
 | ``search`` or ``search:samples=50,points_weight=0.1`` | :class:`~agents.search.SearchAgent` |
 | ``heuristic`` with ``game="boyn"`` | :class:`~agents.boyn_heuristic.BoynHeuristicAgent` (BOYN: ``random`` and ``heuristic`` only) |
 | ``ppo`` or ``ppo:path/to/model.npz`` | :class:`~agents.trained.PPOAgent` (bare ``ppo``: the shipped model for the table size; a ``.zip`` of stable-baselines3 is unpickled: trusted files only) |
+| ``blind:SPEC``, ``cautious:K:SPEC``, ``bold:K:SPEC`` | :class:`~agents.holdings.HoldingBidder`: SPEC bidding by its Victory Cards (game mode) |
 | ``rllib:CHECKPOINT_DIR`` | :class:`~agents.rllib.agent.RLlibAgent`, a ``train_rllib.py`` checkpoint (needs the ``rllib`` extra) |
 
 For B.O.N (``game="bon"``): ``random``, and ``heuristic`` or ``heuristic:zero_slack=2`` for
@@ -23,6 +24,7 @@ from agents.base import Agent
 from agents.bon_heuristic import BonHeuristicAgent, BonHeuristicParams
 from agents.boyn_heuristic import BoynHeuristicAgent, BoynHeuristicParams
 from agents.heuristic import HeuristicAgent, HeuristicParams
+from agents.holdings import HoldingBidder, parse_holding_spec
 from agents.random_agent import RandomAgent
 from agents.search import SearchAgent, SearchParams
 from agents.trained import PPOAgent, default_model
@@ -76,6 +78,12 @@ def _ppo(spec: str, arg: str, seed: int | None, num_players: int) -> Agent:
     return PPOAgent(arg or default_model(num_players), name=spec, num_players=num_players)
 
 
+def _holding(spec: str, arg: str, seed: int | None, num_players: int) -> Agent:
+    kind = spec.strip().partition(":")[0]
+    low, base = parse_holding_spec(kind, arg, spec)
+    return HoldingBidder(make_agent(base, seed, num_players), kind, low, num_players, name=spec)
+
+
 def _rllib(spec: str, arg: str, seed: int | None, num_players: int) -> Agent:
     from agents.rllib.agent import RLlibAgent  # imports ray: only rllib specs pay for it
 
@@ -95,6 +103,9 @@ _BUILDERS: dict[str, dict[str, Callable[[str, str, int | None, int], Agent]]] = 
         "search": _search,
         "ppo": _ppo,
         "rllib": _rllib,
+        "blind": _holding,
+        "cautious": _holding,
+        "bold": _holding,
     },
     "bon": {"random": _random, "heuristic": _bon_heuristic},
     "boyn": {"random": _random, "heuristic": _boyn_heuristic},

@@ -1,6 +1,7 @@
 """Moves at the terminal, for every game ``boon play`` plays: the person's, read from its
-input, and the agents'; :func:`play_game` runs a table of Boon or B.O.N
-(``agents.boyn_cli`` runs BOYN's, whose rounds are told as events rather than tricks)."""
+input, and the agents'; :func:`play_game` runs the table of any of them, a
+:class:`TerminalGame` telling what happens (:class:`TrickTerminal` tells the tricks of Boon and
+B.O.N; ``agents.boyn_cli`` tells BOYN's rounds as events)."""
 
 from __future__ import annotations
 
@@ -73,21 +74,58 @@ class TerminalGame(Protocol):
         """Show the table to the person at seat ``human`` and read a legal move."""
         ...
 
+    def round_started(self, state: Any) -> None:
+        """Say what happened in a round just dealt, before its first decision."""
+        ...
+
     def announce(self, state: Any, seat: int, action: int, human: int) -> None:
         """Say what ``seat`` just did (before it is applied to ``state``)."""
         ...
 
-    def trick_won(self, trick: Any) -> str:
-        """The line that says who won a completed trick."""
+    def after_step(self, state: Any) -> None:
+        """Say what the move just applied to ``state`` brought about."""
         ...
 
     def show_scoring(self, info: dict[str, Any], human: int) -> None:
         """Show a scored round's ``info["round"]``."""
         ...
 
-    def show_game_end(self, game: dict[str, Any], human: int, stopped_early: bool) -> None:
-        """Show ``info["game"]``; ``stopped_early`` when ``--rounds`` cut the game short."""
+    def show_game_end(self, env: Any, human: int, stopped_early: bool) -> None:
+        """Show how the game on ``env`` ended; ``stopped_early`` when ``--rounds`` cut it short."""
         ...
+
+
+class TrickTerminal:
+    """What the trick-taking games share at the terminal: nothing to tell before a round's first
+    decision, and a line (:meth:`trick_won`) whenever a trick is won."""
+
+    def trick_won(self, trick: Any) -> str:
+        """The line that says who won a completed trick."""
+        raise NotImplementedError
+
+    def round_started(self, state: Any) -> None:
+        """Nothing happens before a trick-taking round's first decision."""
+
+    def after_step(self, state: Any) -> None:
+        """Tell who won the trick the move completed, if it did."""
+        if state.tricks and not state.trick:  # the trick just completed is the last one
+            print(self.trick_won(state.tricks[-1]))
+
+    def ending(self, winners: str, stopped_early: bool) -> str:
+        """What the last line says of the ``winners`` (their names), e.g. ``"Winner: you"``."""
+        raise NotImplementedError
+
+    def show_game_end(self, env: Any, human: int, stopped_early: bool) -> None:
+        """The game's ``info["game"]``: its length and its winners (the leaders when
+        ``--rounds`` stopped it)."""
+        game = env.infos[env.agent_selection]["game"]
+        names = ", ".join("you" if seat == human else f"player_{seat}" for seat in game["winners"])
+        rounds = f"{game['rounds']} round{'s' if game['rounds'] > 1 else ''}"
+        ending = self.ending(names, stopped_early)
+        if stopped_early:  # --rounds ended a game the rules had not ended
+            print(f"\nStopped after {rounds}, as asked. {ending}.")
+        else:
+            print(f"\nGame over after {rounds}. {ending}.")
 
 
 def play_game(
@@ -105,21 +143,29 @@ def play_game(
     env = game.new_env(num_players, rounds)
     print(game.intro(env, human))
     env.reset(seed=seed)
+    state = env.game.round
+    game.round_started(state)
+    finished = 0
     agent_name = env.agent_selection
     while not (env.terminations[agent_name] or env.truncations[agent_name]):
         seat = env.possible_agents.index(agent_name)
-        state = env.game.round
         action = next_move(env, agents, human, lambda: game.ask(env, human, input_line))
         if action is None:
             print("\nNo more input; leaving the table.")
             return 1
         game.announce(state, seat, action, human)
-        tricks_before = len(state.tricks)
         env.step(action)
-        if len(state.tricks) > tricks_before:
-            print(game.trick_won(state.tricks[-1]))
+        game.after_step(state)
         agent_name = env.agent_selection
         if state.is_over:  # the round just scored (the env has dealt the next one, if any)
-            game.show_scoring(env.infos[agent_name]["round"], human)
-    game.show_game_end(env.infos[agent_name]["game"], human, env.truncations[agent_name])
+            info = env.infos[agent_name]
+            game.show_scoring(info["round"], human)
+            finished += 1
+            if rounds is not None and finished >= rounds and "game" not in info:
+                # A game with no round cap of its own stops here.
+                game.show_game_end(env, human, stopped_early=True)
+                return 0
+            state = env.game.round
+            game.round_started(state)
+    game.show_game_end(env, human, stopped_early=env.truncations[agent_name])
     return 0

@@ -6,14 +6,13 @@ standard wrappers (:func:`agents.bench.bench_env`), in alternation, ``--repeats`
 table gives each one's median decisions/s (one decision = one ``step`` with an action, its
 observation and mask built) and the median of the per-repeat ratio B.O.N / Boon, so that the
 load of a shared machine weighs on both alike; once by the wall clock, once by the process's CPU
-time (steadier when other processes share the cores).
+time over the same loop (steadier when other processes share the cores).
 """
 
 from __future__ import annotations
 
 import argparse
 import statistics
-import time
 
 from agents.bench import bench_env
 
@@ -30,12 +29,9 @@ def main(argv: list[str] | None = None) -> None:
     cpu: dict[str, list[float]] = {"boon": [], "bon": []}
     for repeat in range(args.repeats):
         for game in wall:
-            start = time.process_time()
             result = bench_env(args.players, args.env_rounds, args.seed + repeat, game)
-            seconds = time.process_time() - start
-            decisions = args.env_rounds * result.decisions_per_second / result.rounds_per_second
             wall[game].append(result.decisions_per_second)
-            cpu[game].append(decisions / seconds)
+            cpu[game].append(result.decisions_per_cpu_second)
     print(f"{args.players} players, {args.repeats} x {args.env_rounds} rounds per env")
     print(f"{'env':<14} {'clock':<5} {'decisions/s (median)':>21} {'min':>9} {'max':>9}")
     for clock, rates in (("wall", wall), ("cpu", cpu)):

@@ -12,7 +12,8 @@ from pre-drawn uniforms so that neither pays for a generator call per step (the 
 unwrapped ``boyn_v0.raw_env()`` (the same loop without PettingZoo's wrappers) and the bare BOYN
 rules engine (:mod:`boon_env.boyn.rules`) are measured too. Measurements alternate
 ``--repeats`` times; the table shows the median steps/s of each and the ratio of the two
-environments within each run.
+environments within each run, by the wall clock and by the process's CPU time over the same
+loop (steadier when other processes share the cores).
 """
 
 from __future__ import annotations
@@ -26,15 +27,18 @@ import numpy as np
 from agents.bench import bench_boyn_engine, bench_env
 from boon_env import boyn_v0
 
+CLOCKS = ("wall", "cpu")  # the wall clock, and the process's CPU time over the same loop
 
-def bench_rlcard_uno(players: int, games: int, seed: int) -> float:
-    """Steps per second of RLCard's ``uno`` environment over ``games`` random games."""
+
+def bench_rlcard_uno(players: int, games: int, seed: int) -> tuple[float, float]:
+    """Steps per second of RLCard's ``uno`` environment over ``games`` random games, by the
+    wall clock and by the process's CPU time."""
     import rlcard  # the bench extra
 
     env = rlcard.make("uno", config={"game_num_players": players, "seed": seed})
     uniforms = np.random.default_rng(seed).random(1 << 20).tolist()
     k = steps = 0
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     for _ in range(games):
         state, _player = env.reset()
         while not env.is_over():
@@ -42,7 +46,7 @@ def bench_rlcard_uno(players: int, games: int, seed: int) -> float:
             state, _player = env.step(legal[int(uniforms[k] * len(legal))])
             k = (k + 1) & 0xFFFFF
             steps += 1
-    return steps / (time.perf_counter() - start)
+    return steps / (time.perf_counter() - start), steps / (time.process_time() - cpu_start)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -54,12 +58,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--players", type=int, default=4, help="seats at both tables")
     parser.add_argument("--seed", type=int, default=0, help="seed of the deals and the moves")
     args = parser.parse_args(argv)
-    runs: dict[str, list[float]] = {
-        "boyn_v0.env()": [],
-        "rlcard uno": [],
-        "boyn_v0.raw_env()": [],
-        "boyn engine": [],
-    }
+    names = ("boyn_v0.env()", "rlcard uno", "boyn_v0.raw_env()", "boyn engine")
+    runs: dict[str, dict[str, list[float]]] = {clock: {n: [] for n in names} for clock in CLOCKS}
     for repeat in range(args.repeats):
         seed = args.seed + repeat
         for name, make_env in (
@@ -67,21 +67,32 @@ def main(argv: list[str] | None = None) -> None:
             ("boyn_v0.raw_env()", boyn_v0.raw_env),
         ):
             env = bench_env(args.players, args.rounds, seed, make_env=make_env)
-            runs[name].append(env.decisions_per_second)
-        runs["rlcard uno"].append(bench_rlcard_uno(args.players, args.games, seed))
+            runs["wall"][name].append(env.decisions_per_second)
+            runs["cpu"][name].append(env.decisions_per_cpu_second)
+        uno_wall, uno_cpu = bench_rlcard_uno(args.players, args.games, seed)
+        runs["wall"]["rlcard uno"].append(uno_wall)
+        runs["cpu"]["rlcard uno"].append(uno_cpu)
         engine = bench_boyn_engine(args.players, args.rounds * 10, seed)
-        runs["boyn engine"].append(engine.decisions_per_second)
-    medians = {name: statistics.median(values) for name, values in runs.items()}
+        runs["wall"]["boyn engine"].append(engine.decisions_per_second)
+        runs["cpu"]["boyn engine"].append(float("nan"))  # the engine is timed by the wall clock
     print(f"{args.players} players, median of {args.repeats} runs")
-    print(f"{'environment':<18} {'steps/s':>10}  runs")
-    for name, values in runs.items():
-        print(f"{name:<18} {medians[name]:>10,.0f}  " + " ".join(f"{v:,.0f}" for v in values))
-    for name in ("boyn_v0.env()", "boyn_v0.raw_env()"):
-        ratios = [b / u for b, u in zip(runs[name], runs["rlcard uno"], strict=True)]
-        print(
-            f"{name} / rlcard uno: median ratio {statistics.median(ratios):.2f} "
-            f"(per run: {', '.join(f'{r:.2f}' for r in ratios)})"
-        )
+    print(f"{'environment':<18} {'clock':<5} {'steps/s':>10}  runs")
+    for clock, by_name in runs.items():
+        for name, values in by_name.items():
+            if name == "boyn engine" and clock == "cpu":
+                continue
+            print(
+                f"{name:<18} {clock:<5} {statistics.median(values):>10,.0f}  "
+                + " ".join(f"{v:,.0f}" for v in values)
+            )
+    for clock, by_name in runs.items():
+        for name in ("boyn_v0.env()", "boyn_v0.raw_env()"):
+            ratios = [b / u for b, u in zip(by_name[name], by_name["rlcard uno"], strict=True)]
+            per_run = ", ".join(f"{r:.2f}" for r in ratios)
+            print(
+                f"{name} / rlcard uno ({clock} clock): median ratio "
+                f"{statistics.median(ratios):.2f} (per run: {per_run})"
+            )
 
 
 if __name__ == "__main__":

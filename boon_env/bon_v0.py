@@ -67,36 +67,37 @@ game, `info["game"]`), shown to each agent at its next `last()`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from functools import partial
 from typing import Any, ClassVar
 
 import numpy as np
-from pettingzoo import AECEnv
 
-from boon_env.bon import (
-    NUM_ACTIONS,
-    Deal,
-    Game,
-    GameConfig,
-    RoundResult,
-    check_tower,
-    random_tower,
-)
+from boon_env.bon import NUM_ACTIONS, Deal, Game, RoundResult, check_tower, random_tower
 from boon_env.bon.config import EnvConfig
 from boon_env.bon.encoding import OBS_SIZE, encode
 from boon_env.bon.render import render_table
-from boon_env.core.env import CardGameEnv, card_game_metadata, wrap
+from boon_env.core.env import (
+    CardGameEnv,
+    card_game_metadata,
+    deal_option,
+    env_function,
+    seat_option,
+)
 
 __all__ = ["env", "raw_env"]
 
-
-def env(**config: Any) -> AECEnv:
-    """The B.O.N environment with PettingZoo's standard classic-game wrappers (illegal-move
-    termination with reward -1, action bounds, call order), as in :mod:`boon_env.wrappers`."""
-    return wrap(raw_env(**config))
+# The reset options of B.O.N: a deal, a tower, a leader (each None when not given).
+_Chosen = tuple[Deal | None, tuple[int, ...] | None, int | None]
 
 
 class raw_env(CardGameEnv):  # noqa: N801 - PettingZoo's naming convention
-    """Turn bookkeeping over :mod:`boon_env.bon`; see the module docstring."""
+    """Turn bookkeeping over :mod:`boon_env.bon`; see the module docstring.
+
+    ``reset(seed, options)`` reads ``{"deal": {"hands": [[ids], ...], "leftovers": [ids]},
+    "tower": [colour, colour, colour] (top first), "leader": seat}``, any subset; what is not
+    given is drawn from the env's generator (tower, then leader, then deal).
+    """
 
     metadata: ClassVar[dict[str, Any]] = card_game_metadata("bon_v0")
     config_type = EnvConfig
@@ -105,35 +106,25 @@ class raw_env(CardGameEnv):  # noqa: N801 - PettingZoo's naming convention
     action_meaning = "a Boast card id 0-32, 33 a Pass card"
     game: Game | None
 
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Deal the first round. ``options`` (any subset): ``{"deal": {"hands": [[ids], ...],
-        "leftovers": [ids]}, "tower": [colour, colour, colour] (top first), "leader": seat}``;
-        what is not given is drawn from the env's generator (tower, then leader, then deal)."""
-        # Other keys are ignored, as Gymnasium and PettingZoo's api_test expect.
-        options = dict(options or {})
-        game_config = self.config.game
-        n = game_config.num_players
-        # Check every option before reseeding, so that a bad one leaves the env as it was.
-        deal = _deal_from_option(game_config, options["deal"]) if "deal" in options else None
+    # ---------------------------------------------------------------------- game hooks
+    def _read_options(self, options: Mapping[str, Any]) -> _Chosen:
+        config = self.config.game
+        deal = deal_option(options, ("hands", "leftovers"), partial(Deal.from_cards, config))
         tower = None
         if "tower" in options:
             try:
                 tower = check_tower(options["tower"])
             except ValueError as error:
                 raise ValueError(f"options['tower']: {error}") from None
-        leader = options.get("leader")
-        if "leader" in options and (type(leader) is not int or not 0 <= leader < n):
-            raise ValueError(f"options['leader'] must be a seat 0-{n - 1}, got {leader!r}")
-        self._reseed(seed)
+        return deal, tower, seat_option(options, "leader", config.num_players)
+
+    def _new_game(self, chosen: _Chosen) -> Game:
+        deal, tower, leader = chosen
         if tower is None:
             tower = random_tower(self._rng)
-        if leader is None:
-            leader = int(self._rng.integers(n))
-        if deal is None:
-            deal = self._random_deal()
-        self._start_game(Game(game_config, deal, tower, leader))
+        leader, deal = self._seat_and_deal(leader, deal)
+        return Game(self.config.game, deal, tower, leader)
 
-    # ---------------------------------------------------------------------- game hooks
     def _random_deal(self) -> Deal:
         return Deal.random(self.config.game, self._rng)
 
@@ -150,6 +141,9 @@ class raw_env(CardGameEnv):  # noqa: N801 - PettingZoo's naming convention
         return render_table(self.game, not self.config.hidden_leftovers)
 
 
+env = env_function(raw_env)
+
+
 def round_info(game: Game, result: RoundResult) -> dict[str, Any]:
     """The public record of a scored round (the ``info["round"]`` contract)."""
     state = game.round
@@ -158,16 +152,5 @@ def round_info(game: Game, result: RoundResult) -> dict[str, Any]:
         "round_points": list(result.round_points),
         "scores": list(result.scores),
         "tower": list(state.tower),
-        "tricks": [
-            {"leader": t.leader, "cards": list(t.cards), "winner": t.winner} for t in state.tricks
-        ],
+        "tricks": [trick.record() for trick in state.tricks],
     }
-
-
-def _deal_from_option(config: GameConfig, deal: Any) -> Deal:
-    if not isinstance(deal, dict) or set(deal) != {"hands", "leftovers"}:
-        raise ValueError(
-            "options['deal'] must be a dict with exactly the keys 'hands' and 'leftovers', "
-            f"got {deal!r}"
-        )
-    return Deal.from_cards(config, deal["hands"], deal["leftovers"])

@@ -69,20 +69,26 @@ game, `info["game"]`), shown to each agent at its next `last()`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from functools import partial
 from typing import Any, ClassVar
 
 import numpy as np
-from pettingzoo import AECEnv
 
 from boon_env.config import EnvConfig
-from boon_env.core.env import CardGameEnv, card_game_metadata, wrap
+from boon_env.core.env import (
+    CardGameEnv,
+    card_game_metadata,
+    deal_option,
+    env_function,
+    seat_option,
+)
 from boon_env.encoding import OBS_SIZE, encode
 from boon_env.render import render_table
 from boon_env.rules import (
     NUM_ACTIONS,
     Deal,
     Game,
-    GameConfig,
     Round,
     Settlement,
     cards_of,
@@ -93,14 +99,12 @@ from boon_env.rules import (
 __all__ = ["env", "raw_env"]
 
 
-def env(**config: Any) -> AECEnv:
-    """The Boon environment with PettingZoo's standard classic-game wrappers (illegal-move
-    termination with reward -1, action bounds, call order), as in :mod:`boon_env.wrappers`."""
-    return wrap(raw_env(**config))
-
-
 class raw_env(CardGameEnv):  # noqa: N801 - PettingZoo's naming convention
-    """Turn bookkeeping over :mod:`boon_env.rules`; see the module docstring."""
+    """Turn bookkeeping over :mod:`boon_env.rules`; see the module docstring.
+
+    ``reset(seed, options)`` reads ``{"dealer": seat, "deal": {"hands": [[ids], ...], "boon":
+    [ids]}}``, any subset, to choose the first dealer and/or the exact first deal.
+    """
 
     metadata: ClassVar[dict[str, Any]] = card_game_metadata("boon_v0")
     config_type = EnvConfig
@@ -109,31 +113,17 @@ class raw_env(CardGameEnv):  # noqa: N801 - PettingZoo's naming convention
     action_meaning = "a card id, 32 pick, 33 pass"
     game: Game | None
 
-    # ------------------------------------------------------------------------------- reset
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Deal the first round. ``options``: ``{"dealer": seat, "deal": {"hands": [[ids], ...],
-        "boon": [ids]}}`` to choose the first dealer and/or the exact first deal."""
-        # Other keys are ignored, as Gymnasium and PettingZoo's api_test expect.
-        options = dict(options or {})
-        game_config = self.config.game
-        dealer = options.get("dealer")
-        if dealer is not None and (
-            type(dealer) is not int or not 0 <= dealer < game_config.num_players
-        ):
-            raise ValueError(
-                f"options['dealer'] must be a seat 0-{game_config.num_players - 1}, got {dealer!r}"
-            )
-        # Check a given deal before reseeding, so that a bad one leaves the env as it was.
-        deal = _deal_from_option(game_config, options["deal"]) if "deal" in options else None
-        self._reseed(seed)
-        if dealer is None:
-            # Fair seats: the first dealer is drawn, so no seat always decides first.
-            dealer = int(self._rng.integers(game_config.num_players))
-        if deal is None:
-            deal = self._random_deal()
-        self._start_game(Game(game_config, deal, dealer))
-
     # ---------------------------------------------------------------------- game hooks
+    def _read_options(self, options: Mapping[str, Any]) -> tuple[int | None, Deal | None]:
+        config = self.config.game
+        dealer = seat_option(options, "dealer", config.num_players)
+        return dealer, deal_option(options, ("hands", "boon"), partial(Deal.from_cards, config))
+
+    def _new_game(self, chosen: tuple[int | None, Deal | None]) -> Game:
+        # Fair seats: the first dealer is drawn, so no seat always decides first.
+        dealer, deal = self._seat_and_deal(*chosen)
+        return Game(self.config.game, deal, dealer)
+
     def _random_deal(self) -> Deal:
         return Deal.random(self.config.game, self._rng)
 
@@ -149,6 +139,8 @@ class raw_env(CardGameEnv):  # noqa: N801 - PettingZoo's naming convention
     def _render_text(self) -> str:
         return render_table(self.game.round, self.game.victory_cards)
 
+
+env = env_function(raw_env)
 
 NO_ID = -1  # "no seat" or "no card": the padding in info["round"], so every round has one shape
 
@@ -173,15 +165,5 @@ def round_info(state: Round, result: Settlement) -> dict[str, Any]:
         "value": list(round_value(state)),
         "victory_cards": list(result.victory_cards),
         "discards": discards + [NO_ID] * (boon_size - len(discards)),
-        "tricks": [
-            {"leader": t.leader, "cards": list(t.cards), "winner": t.winner} for t in state.tricks
-        ],
+        "tricks": [trick.record() for trick in state.tricks],
     }
-
-
-def _deal_from_option(config: GameConfig, deal: Any) -> Deal:
-    if not isinstance(deal, dict) or set(deal) != {"hands", "boon"}:
-        raise ValueError(
-            f"options['deal'] must be a dict with exactly the keys 'hands' and 'boon', got {deal!r}"
-        )
-    return Deal.from_cards(config, deal["hands"], deal["boon"])

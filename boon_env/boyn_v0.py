@@ -77,7 +77,9 @@ record is in every agent's `info["round"]` (and at the end of a game `info["game
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, ClassVar
 
 import numpy as np
@@ -89,7 +91,9 @@ from boon_env.core.env import (
     CardGameEnv,
     card_game_metadata,
     check_episode_and_render_mode,
-    wrap,
+    deal_option,
+    env_function,
+    seat_option,
 )
 
 __all__ = ["BoynEnvConfig", "env", "raw_env"]
@@ -132,14 +136,14 @@ class BoynEnvConfig:
         object.__setattr__(self, "rules", rules)
 
 
-def env(**config: Any) -> raw_env:
-    """The BOYN environment with PettingZoo's standard classic-game wrappers (illegal-move
-    termination with reward -1, action bounds, call order)."""
-    return wrap(raw_env(**config))
-
-
 class raw_env(CardGameEnv):  # noqa: N801 - PettingZoo's naming convention
-    """Turn bookkeeping over :mod:`boon_env.boyn.rules`; see the module docstring."""
+    """Turn bookkeeping over :mod:`boon_env.boyn.rules`; see the module docstring.
+
+    ``reset(seed, options)`` deals the first round and runs the forced draws up to the first
+    decision. It reads ``{"dealer": seat, "deal": {"hands": [[kind ids], ...], "stock": [kind
+    ids, top first]}}``, any subset; without a dealer the first dealer is drawn from the env's
+    generator.
+    """
 
     metadata: ClassVar[dict[str, Any]] = card_game_metadata("boyn_v0")
     config_type = BoynEnvConfig
@@ -148,27 +152,14 @@ class raw_env(CardGameEnv):  # noqa: N801 - PettingZoo's naming convention
     action_meaning = "0-51 a card kind, 52-67 a Jack naming a suit, 68-87 a Queen's swap"
     game: Game | None
 
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Deal the first round and run the forced draws up to the first decision.
-
-        ``options``: ``{"dealer": seat, "deal": {"hands": [[kind ids], ...], "stock": [kind ids,
-        top first]}}``, any subset (other keys are ignored); without a dealer the first dealer
-        is drawn from the env's generator.
-        """
-        options = dict(options or {})
+    def _read_options(self, options: Mapping[str, Any]) -> tuple[int | None, Deal | None]:
         rules = self.config.rules
-        n = rules.num_players
-        dealer = options.get("dealer")
-        if dealer is not None and (type(dealer) is not int or not 0 <= dealer < n):
-            raise ValueError(f"options['dealer'] must be a seat 0-{n - 1}, got {dealer!r}")
-        # Check a given deal before reseeding, so that a bad one leaves the env as it was.
-        deal = _deal_from_option(rules, options["deal"]) if "deal" in options else None
-        self._reseed(seed)
-        if dealer is None:
-            dealer = int(self._rng.integers(n))
-        if deal is None:
-            deal = Deal.random(rules, self._rng)
-        self._start_game(Game(rules, deal, dealer, self._rng))
+        dealer = seat_option(options, "dealer", rules.num_players)
+        return dealer, deal_option(options, ("hands", "stock"), partial(Deal.from_cards, rules))
+
+    def _new_game(self, chosen: tuple[int | None, Deal | None]) -> Game:
+        dealer, deal = self._seat_and_deal(*chosen)
+        return Game(self.config.rules, deal, dealer, self._rng)
 
     def _encode(self, seat: int) -> np.ndarray:
         return encode(self.game.round, seat, self.game.totals)
@@ -193,6 +184,9 @@ class raw_env(CardGameEnv):  # noqa: N801 - PettingZoo's naming convention
         return game.results[-1] if game.round.is_over else None
 
 
+env = env_function(raw_env)
+
+
 def round_info(result: RoundResult) -> dict[str, Any]:
     """The public record of a finished round (the ``info["round"]`` contract)."""
     return {
@@ -203,12 +197,3 @@ def round_info(result: RoundResult) -> dict[str, Any]:
         "reshuffles": result.reshuffles,
         "dealer": result.dealer,
     }
-
-
-def _deal_from_option(rules: BoynConfig, deal: Any) -> Deal:
-    if not isinstance(deal, dict) or set(deal) != {"hands", "stock"}:
-        raise ValueError(
-            "options['deal'] must be a dict with exactly the keys 'hands' and 'stock', "
-            f"got {deal!r}"
-        )
-    return Deal.from_cards(rules, deal["hands"], deal["stock"])

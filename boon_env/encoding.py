@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from boon_env.core.pieces import Layout, Piece, unpack_bits
+from boon_env.core.pieces import Layout, Piece, bits_then_fractions
 from boon_env.core.pieces import action_mask as _action_mask
 from boon_env.rules import (
     MAX_PLAYERS,
@@ -116,12 +116,10 @@ def encode(state: Round, seat: int, victory_cards: list[int]) -> np.ndarray:
     if phase is _PLAY:
         bits |= 1 << (_LEADER + (leader - seat) % n)
 
-    obs = np.empty(OBS_SIZE, dtype=np.float32)
-    obs[:_BITS] = unpack_bits(bits, _BITS)
     pad = _PAD[n]
     points, tricks_won, tricks = state.points, state.tricks_won, state.config.num_tricks
     total_vc = sum(victory_cards)
-    obs[_BITS:] = (
+    fractions = (
         [points[s] / TOTAL_POINTS for s in order]
         + pad
         + [tricks_won[s] / tricks for s in order]
@@ -129,7 +127,7 @@ def encode(state: Round, seat: int, victory_cards: list[int]) -> np.ndarray:
         + [victory_cards[s] / total_vc for s in order]
         + pad
     )
-    return obs
+    return bits_then_fractions(bits, _BITS, fractions, OBS_SIZE)
 
 
 def action_mask(legal: int) -> np.ndarray:

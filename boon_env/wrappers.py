@@ -1,10 +1,13 @@
-"""PettingZoo's classic-game wrappers, with the per-step attributes forwarded directly.
+"""PettingZoo's classic-game wrappers, with a fast path for the common step.
 
 PettingZoo's ``BaseWrapper`` finds ``agent_selection``, ``terminations`` and the other AEC
-attributes through ``__getattr__`` at every wrapper level, a few dozen times per step; with
-three wrappers that cost more than the game itself. These subclasses keep PettingZoo's
-behaviour (illegal-move termination, bounds assertion, order enforcement) and read those
-attributes straight from the unwrapped environment.
+attributes through ``__getattr__`` at every wrapper level, a few dozen times per step, and each
+wrapper's ``step`` and ``observe`` go through ``BaseWrapper``'s own; with three wrappers that cost
+as much as a game's rules. These subclasses keep PettingZoo's behaviour (illegal-move
+termination, bounds assertion, order enforcement; ``tests/test_wrappers.py`` checks them against
+PettingZoo's own on the same moves): each reads those attributes straight from the unwrapped
+environment, and takes the ordinary case (a live agent, after ``reset``, playing a legal action of
+its ``Discrete`` space) in a few lines, handing every other case to PettingZoo's code.
 """
 
 from __future__ import annotations
@@ -15,6 +18,10 @@ from typing import Any
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.wrappers.order_enforcing import (
+    AECOrderEnforcingIterable,
+    AECOrderEnforcingIterator,
+)
 
 _HOT_ATTRIBUTES = (
     "agent_selection",
@@ -50,35 +57,133 @@ for _name in _HOT_ATTRIBUTES:
 
 
 class TerminateIllegalWrapper(_DirectAttributes, wrappers.TerminateIllegalWrapper):
-    """PettingZoo's ``TerminateIllegalWrapper`` with direct attribute access."""
+    """PettingZoo's ``TerminateIllegalWrapper``: a legal action of a live agent, or the step of a
+    dead one in a game no illegal move ended, goes straight to the environment; anything else
+    (an illegal move, no observation seen) takes PettingZoo's path."""
 
     def __init__(self, env: AECEnv, illegal_reward: float) -> None:
         self._bind_base(env)
         super().__init__(env, illegal_reward)
 
+    def observe(self, agent: str) -> Any:
+        """The agent's observation; the acting agent's is kept to check its next action."""
+        obs = self.env.observe(agent)
+        base = self._base
+        if agent == base.agent_selection:
+            self._prev_obs = obs
+            self._prev_info = base.infos.get(agent, {})
+        return obs
+
+    def step(self, action: Any) -> None:
+        """Step a legal action of a live agent; end the game on an illegal one."""
+        base = self._base
+        agent = base.agent_selection
+        seen = self._prev_obs
+        if type(seen) is dict and "action_mask" in seen:
+            dead = base.terminations[agent] or base.truncations[agent]
+            if (not self._terminated) if dead else seen["action_mask"][action]:
+                self._prev_obs = self._prev_info = None
+                self.env.step(action)
+                return
+        super().step(action)
+
 
 class AssertOutOfBoundsWrapper(_DirectAttributes, wrappers.AssertOutOfBoundsWrapper):
-    """PettingZoo's ``AssertOutOfBoundsWrapper`` with direct attribute access, and a plain
-    range check for a Python ``int`` on a ``Discrete`` action space (gymnasium's
-    ``Space.contains`` costs as much as a whole step of a game's rules)."""
+    """PettingZoo's ``AssertOutOfBoundsWrapper``, with a plain range check for a Python ``int``
+    on a ``Discrete`` action space (gymnasium's ``Space.contains`` costs as much as a whole step
+    of a game's rules)."""
+
+    def __init__(self, env: AECEnv) -> None:
+        self._bind_base(env)
+        super().__init__(env)
+        # agent -> (start, stop) of its Discrete action space, () for another space; PettingZoo
+        # requires an agent's action space never to change.
+        self._ranges: dict[Any, tuple[int, ...]] = {}
+
+    def step(self, action: Any) -> None:
+        """Assert that ``action`` is in the acting agent's action space (or ``None`` for a dead
+        agent), then step."""
+        base = self._base
+        agent = base.agent_selection
+        if type(action) is int:
+            ranges = self._ranges.get(agent) or self._range_of(agent)
+            if ranges:
+                assert ranges[0] <= action < ranges[1], "action is not in action space"
+                self.env.step(action)
+                return
+        elif action is None and (base.terminations[agent] or base.truncations[agent]):
+            self.env.step(action)
+            return
+        super().step(action)
+
+    def _range_of(self, agent: Any) -> tuple[int, ...]:
+        space = self._base.action_space(agent)
+        if type(space) is not spaces.Discrete:
+            return ()
+        start = int(space.start)
+        self._ranges[agent] = (start, start + int(space.n))
+        return self._ranges[agent]
+
+
+class OrderEnforcingWrapper(_DirectAttributes, wrappers.OrderEnforcingWrapper):
+    """PettingZoo's ``OrderEnforcingWrapper``: after ``reset``, ``step``, ``observe`` and
+    ``last`` go straight to the wrapped env; before it, PettingZoo's errors."""
 
     def __init__(self, env: AECEnv) -> None:
         self._bind_base(env)
         super().__init__(env)
 
     def step(self, action: Any) -> None:
-        """Assert that ``action`` is in the acting agent's action space, then step."""
-        space = self._base.action_space(self._base.agent_selection)
-        if type(action) is int and type(space) is spaces.Discrete:
-            assert space.start <= action < space.start + space.n, "action is not in action space"
+        """Step the wrapped env (an error before ``reset``, a warning once no agent is left)."""
+        if self._has_reset and self._base.agents:
+            self._has_updated = True
             self.env.step(action)
             return
         super().step(action)
 
+    def observe(self, agent: str) -> Any:
+        """The agent's observation (an error before ``reset``)."""
+        if self._has_reset:
+            return self.env.observe(agent)
+        return super().observe(agent)
 
-class OrderEnforcingWrapper(_DirectAttributes, wrappers.OrderEnforcingWrapper):
-    """PettingZoo's ``OrderEnforcingWrapper`` with direct attribute access."""
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """Observation, cumulative reward, terminated, truncated and info of the acting agent."""
+        if not self._has_reset:
+            return super().last(observe)
+        base = self._base
+        agent = base.agent_selection
+        assert agent is not None
+        return (
+            self.env.observe(agent) if observe else None,
+            base._cumulative_rewards[agent],
+            base.terminations[agent],
+            base.truncations[agent],
+            base.infos[agent],
+        )
 
-    def __init__(self, env: AECEnv) -> None:
-        self._bind_base(env)
-        super().__init__(env)
+    def agent_iter(self, max_iter: int = 2**63) -> AECOrderEnforcingIterable:
+        """Yield the acting agent until none is left (an error before ``reset``), checking that
+        every step of the loop calls ``step``."""
+        if not self._has_reset:
+            return super().agent_iter(max_iter)
+        return _AgentIterable(self, max_iter)
+
+
+class _AgentIterable(AECOrderEnforcingIterable):
+    def __iter__(self) -> _AgentIterator:
+        return _AgentIterator(self.env, self.max_iter)
+
+
+class _AgentIterator(AECOrderEnforcingIterator):
+    """PettingZoo's order-enforcing agent iterator, reading the unwrapped env directly."""
+
+    def __next__(self) -> str:
+        env = self.env
+        base = env._base
+        if not base.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert env._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        env._has_updated = False
+        return base.agent_selection

@@ -10,10 +10,11 @@ from pathlib import Path
 import pytest
 
 from agents.arena import match, run_arena
-from agents.boyn_cli import play_boyn_game
+from agents.boyn_cli import BoynTerminal
 from agents.boyn_heuristic import BoynHeuristicAgent
 from agents.random_agent import RandomAgent
 from agents.specs import make_agent
+from agents.terminal import play_game
 from boon_env.boyn.rules import BoynConfig, Deal, replay
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -104,7 +105,7 @@ def test_boon_arena_game_boyn_rejects_a_boon_only_agent() -> None:
 def test_boon_play_game_boyn_takes_numbers_and_names(capsys: pytest.CaptureFixture[str]) -> None:
     moves = iter(["zebra", "99", *["1"] * 2000])
     agents = {seat: make_agent("heuristic", game="boyn") for seat in (1, 2)}
-    status = play_boyn_game(agents, 0, 3, seed=5, rounds=2, input_line=lambda _: next(moves))
+    status = play_game(BoynTerminal(), agents, 0, 3, 5, 2, input_line=lambda _: next(moves))
     out = capsys.readouterr().out
     assert status == 0
     assert "'zebra' is not a legal move now" in out and "'99' is not a legal move now" in out

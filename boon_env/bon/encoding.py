@@ -24,7 +24,7 @@ from boon_env.bon.rules import (
     NUM_TRICKS,
     PLAYER_COUNTS,
 )
-from boon_env.core.pieces import Layout, Piece, unpack_bits
+from boon_env.core.pieces import Layout, Piece, bits_then_fractions
 
 NUM_COLOURS = len(COLOURS)
 
@@ -59,20 +59,39 @@ _TOWER_BITS = {
     for tower in permutations(COLOURS)
 }
 # Per table size n and observer seat: _ORDER[n][seat][r] is the absolute seat at relative seat
-# r; _SEAT_SHIFTS[n][seat][s] the bit offsets of absolute seat s's rows of the played, Pass,
-# voids and tricks pieces; _TRICK_SHIFTS[n][r] the trick rows in play order when seat r leads.
+# r; _SEAT_ROWS[n][seat][s] is absolute seat s's relative row: the offset of its row of the
+# played piece and its _ROW_BITS; _TRICK_SHIFTS[n][r] the trick rows in play order when seat r
+# leads.
 _ORDER = {
     n: tuple(tuple((seat + r) % n for r in range(n)) for seat in range(n)) for n in PLAYER_COUNTS
 }
-_SEAT_SHIFTS = {
+
+
+def _row_bits(r: int, passes: int, voids: int, tricks: int) -> int:
+    """The bits of relative seat ``r``'s rows of the Pass, voids and tricks pieces."""
+    return (
+        ((1 << passes) - 1) << (OFFSETS["passes_played"] + MAX_PASS_CARDS * r)
+        | voids << (OFFSETS["voids"] + NUM_COLOURS * r)
+        | 1 << (OFFSETS["tricks_won"] + (NUM_TRICKS + 1) * r + tricks)
+    )
+
+
+# Those three rows change seldom and take few values: _ROW_BITS[r][passes][voids][tricks] holds
+# them all, looked up rather than shifted into place at every observation.
+_ROW_BITS = tuple(
+    tuple(
+        tuple(
+            tuple(_row_bits(r, passes, voids, tricks) for tricks in range(NUM_TRICKS + 1))
+            for voids in range(1 << NUM_COLOURS)
+        )
+        for passes in range(MAX_PASS_CARDS + 1)
+    )
+    for r in range(MAX_PLAYERS)
+)
+_SEAT_ROWS = {
     n: tuple(
         tuple(
-            (
-                OFFSETS["played"] + NUM_BOAST_CARDS * r,
-                OFFSETS["passes_played"] + MAX_PASS_CARDS * r,
-                OFFSETS["voids"] + NUM_COLOURS * r,
-                OFFSETS["tricks_won"] + (NUM_TRICKS + 1) * r,
-            )
+            (OFFSETS["played"] + NUM_BOAST_CARDS * r, _ROW_BITS[r])
             for s in range(n)
             for r in [(s - seat) % n]
         )
@@ -118,22 +137,15 @@ def encode(game: Game, seat: int, leftovers_face_up: bool) -> np.ndarray:
         state.voids,
         state.tricks_won,
     )
-    for s, (played_at, passes_at, voids_at, tricks_at) in enumerate(_SEAT_SHIFTS[n][seat]):
-        bits |= (
-            played[s] << played_at
-            | ((1 << passes[s]) - 1) << passes_at
-            | voids[s] << voids_at
-            | 1 << (tricks_at + tricks[s])
-        )
+    for s, (played_at, row_bits) in enumerate(_SEAT_ROWS[n][seat]):
+        bits |= played[s] << played_at | row_bits[passes[s]][voids[s]][tricks[s]]
     bits |= (
         _TOWER_BITS[state.tower] | 1 << (_LEADER + (leader - seat) % n) | 1 << _PLAYER_COUNT_BIT[n]
     )
-    obs = np.empty(OBS_SIZE, dtype=np.float32)
-    obs[:_BITS] = unpack_bits(bits, _BITS)
     scale = game.config.target_score + 1
     scores = game.scores
-    obs[_BITS:] = [scores[s] / scale for s in _ORDER[n][seat]] + _PAD[n]
-    return obs
+    fractions = [scores[s] / scale for s in _ORDER[n][seat]] + _PAD[n]
+    return bits_then_fractions(bits, _BITS, fractions, OBS_SIZE)
 
 
 decode = LAYOUT.decode  # splits a vector back into its named pieces, each in its shape

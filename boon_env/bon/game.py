@@ -41,6 +41,7 @@ from boon_env.bon.rules import (
     tower_after_trick,
     trick_winner,
 )
+from boon_env.core.actions import checked_action, illegal_action_message
 from boon_env.core.bits import mask_of
 from boon_env.core.game import RoundsGame, Trick
 
@@ -151,10 +152,13 @@ class Deal:
     def random(cls, config: GameConfig, rng: np.random.Generator) -> Deal:
         """Shuffle the table's whole deck with ``rng``, deal 7 cards to each player in turn of
         seats, and leave the last two as the leftovers."""
-        order = rng.permutation(_deck_array(config.deck, config.pass_cards)).tolist()
+        # The shuffled deck, each card as its weight (see _mask_and_passes).
+        order = rng.permutation(_deck_weights(config.deck, config.pass_cards)).tolist()
         n = config.num_players
-        hands = [_mask_and_passes(order[s * HAND_SIZE : (s + 1) * HAND_SIZE]) for s in range(n)]
-        leftovers, leftover_passes = _mask_and_passes(order[n * HAND_SIZE :])
+        hands = [
+            _mask_and_passes(sum(order[s * HAND_SIZE : (s + 1) * HAND_SIZE])) for s in range(n)
+        ]
+        leftovers, leftover_passes = _mask_and_passes(sum(order[n * HAND_SIZE :]))
         return cls(
             hands=tuple(mask for mask, _ in hands),
             hand_passes=tuple(passes for _, passes in hands),
@@ -163,21 +167,24 @@ class Deal:
         )
 
 
+# A card's weight: its bit for a Boast card, 1 in a count kept above the Boast bits for a Pass
+# card. Boast cards are all different, so the weights of some cards add up to their bitmask
+# plus their number of Pass cards in the count: a hand is read with one sum.
+_PASS_COUNT = 40
+_WEIGHT_OF_PASS = 1 << _PASS_COUNT
+
+
 @cache
-def _deck_array(deck: int, pass_cards: int) -> np.ndarray:
-    """A table's whole deck as an array of card ids (Pass cards repeated), to shuffle."""
-    return np.array([*boast_cards_of(deck), *[PASS] * pass_cards])
+def _deck_weights(deck: int, pass_cards: int) -> np.ndarray:
+    """A table's whole deck as card weights (Pass cards repeated), in card-id order, to shuffle
+    as the deck itself (a shuffle depends only on the number of cards)."""
+    boast = [1 << card for card in boast_cards_of(deck)]
+    return np.array(boast + [_WEIGHT_OF_PASS] * pass_cards)
 
 
-def _mask_and_passes(cards: Sequence[int]) -> tuple[int, int]:
-    """The Boast-card bitmask and the number of Pass cards of a list of card ids."""
-    mask = passes = 0
-    for card in cards:
-        if card == PASS:
-            passes += 1
-        else:
-            mask |= 1 << card
-    return mask, passes
+def _mask_and_passes(weights: int) -> tuple[int, int]:
+    """The Boast-card bitmask and the number of Pass cards of some cards' summed weights."""
+    return weights & ALL_BOAST_CARDS, weights >> _PASS_COUNT
 
 
 def _place_name(index: int, num_players: int) -> str:
@@ -207,6 +214,7 @@ class Round:
     """
 
     __slots__ = (
+        "_legal",
         "config",
         "current",
         "deal",
@@ -242,7 +250,7 @@ class Round:
         deal.check(config)
         self.config = config
         self.deal = deal
-        self.first_leader = self.leader = self.current = first_leader
+        self.first_leader = self.leader = first_leader
         self.hands = list(deal.hands)
         self.passes = list(deal.hand_passes)
         self.trick: list[int] = []
@@ -254,6 +262,7 @@ class Round:
         self.passes_played = [0] * n
         self.voids = [0] * n
         self.history: list[int] = []
+        self._turn_of(first_leader)
 
     # ----------------------------------------------------------------------------- queries
     @property
@@ -263,10 +272,7 @@ class Round:
 
     def legal_mask(self) -> int:
         """Bitmask over the 34 actions of what the player to act may play (0 when over)."""
-        seat = self.current
-        if seat < 0:
-            return 0
-        return legal_plays(self.hands[seat], self.passes[seat], self.prime)
+        return self._legal
 
     def legal_actions(self) -> list[int]:
         """The legal actions of the player to act, ascending."""
@@ -281,12 +287,7 @@ class Round:
             ValueError: the action is not legal now (naming it and the legal ones); the state
                 is left unchanged.
         """
-        if type(action) is not int:  # numpy integers are actions too; nothing else is
-            if not isinstance(action, np.integer):
-                raise ValueError(self._illegal_message(action))
-            action = int(action)
-        if not 0 <= action < NUM_ACTIONS or not self.legal_mask() >> action & 1:
-            raise ValueError(self._illegal_message(action))
+        action = checked_action(action, self._legal, NUM_ACTIONS, self._illegal_message)
         self.history.append(action)
         seat = self.current
         trick = self.trick
@@ -306,7 +307,7 @@ class Round:
             self.prime = prime_colour(trick)
         n = self.config.num_players
         if len(trick) < n:
-            self.current = (seat + 1) % n
+            self._turn_of((seat + 1) % n)
             return
         self._finish_trick(trick)
 
@@ -321,15 +322,18 @@ class Round:
         self.trick = []
         self.prime = None
         self.leader = winner  # the winner of a trick leads the next one
-        self.current = winner if len(self.tricks) < NUM_TRICKS else -1
+        self._turn_of(winner if len(self.tricks) < NUM_TRICKS else -1)
+
+    def _turn_of(self, seat: int) -> None:
+        """``seat`` is to play (``-1``: nobody, the round is over); what it may play is worked
+        out once, when its turn comes."""
+        self.current = seat
+        self._legal = (
+            legal_plays(self.hands[seat], self.passes[seat], self.prime) if seat >= 0 else 0
+        )
 
     def _illegal_message(self, action: object) -> str:
-        legal = ", ".join(card_name(a) for a in self.legal_actions()) or "none (round over)"
-        if type(action) is int and 0 <= action < NUM_ACTIONS:
-            what = card_name(action)
-        else:
-            what = f"not an action id 0-{NUM_ACTIONS - 1}"
-        return f"illegal action {action!r} ({what}) for seat {self.current}; legal actions: {legal}"
+        return illegal_action_message(action, self.current, self._legal, NUM_ACTIONS, card_name)
 
     def __repr__(self) -> str:
         hands = "; ".join(

@@ -18,7 +18,7 @@ import numpy as np
 
 from boon_env.boyn.cards import COPIES, NUM_CARDS, NUM_KINDS, NUM_RANKS, NUM_SUITS
 from boon_env.boyn.rules import MAX_PLAYERS, PLAYER_COUNTS, Round
-from boon_env.core.pieces import Layout, Piece, unpack_bits
+from boon_env.core.pieces import Layout, Piece, bits_then_fractions
 
 SIZE_SCALE = NUM_CARDS  # hand and stock sizes
 RUN_SCALE = 8  # 2s in the two decks: the longest possible run
@@ -68,15 +68,13 @@ def encode(state: Round, seat: int, totals: list[int]) -> np.ndarray:
         | _PLAYER_BIT[n]
         | 1 << (_DEALER + (state.dealer - seat) % n)
     )
-    obs = np.empty(OBS_SIZE, dtype=np.float32)
-    obs[:_BITS] = unpack_bits(bits, _BITS)
     order = _ORDER[n][seat]
     hands, limit, pad = state.hands, config.game_limit, _PAD[n]
-    obs[_BITS:] = (
+    fractions = (
         [state.run / RUN_SCALE, len(state.stock) / SIZE_SCALE]
         + [hands[s].bit_count() / SIZE_SCALE for s in order]
         + pad
-        + [min(totals[s] / limit, 1.0) for s in order]
+        + [totals[s] / limit if totals[s] < limit else 1.0 for s in order]  # at most 1
         + pad
     )
-    return obs
+    return bits_then_fractions(bits, _BITS, fractions, OBS_SIZE)

@@ -53,6 +53,7 @@ from boon_env.boyn.cards import (
     points_of,
     remove_card,
 )
+from boon_env.core.actions import checked_action, illegal_action_message
 from boon_env.core.bits import bits_of
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
@@ -418,12 +419,7 @@ class Round:
             ValueError: the action is not legal now (naming it and the legal ones); the state
                 is left unchanged.
         """
-        if type(action) is not int:  # numpy integers are actions too; nothing else is
-            if not isinstance(action, np.integer):
-                raise ValueError(self._illegal_message(action))
-            action = int(action)
-        if not 0 <= action < NUM_ACTIONS or not self.legal_mask() >> action & 1:
-            raise ValueError(self._illegal_message(action))
+        action = checked_action(action, self._legal, NUM_ACTIONS, self._illegal_message)
         seat = self.current
         kind = ACTION_KIND[action]
         self.history.append(action)
@@ -583,12 +579,9 @@ class Round:
 
     # ----------------------------------------------------------------------------- messages
     def _illegal_message(self, action: object) -> str:
-        legal = ", ".join(action_name(a) for a in self.legal_actions()) or "none (round over)"
-        if type(action) is int and 0 <= action < NUM_ACTIONS:
-            what = action_name(action)
-        else:
-            what = f"not an action id 0-{NUM_ACTIONS - 1}"
-        return f"illegal action {action!r} ({what}) for seat {self.current}; legal: {legal}"
+        return illegal_action_message(
+            action, self.current, self._legal, NUM_ACTIONS, action_name, legal_label="legal"
+        )
 
     def __repr__(self) -> str:
         hands = "; ".join(", ".join(names_of(hand)) for hand in self.hands)

@@ -1,10 +1,12 @@
 """AEC bookkeeping shared by the turn-based card-game environments.
 
-Each game's ``raw_env`` subclasses :class:`CardGameEnv` and supplies what is its own: how to
-reset (options, the first deal), how a seat's observation is encoded, what a round's rewards and
-public record are, and how the table is drawn. The bookkeeping around them is written once here:
-agents and spaces, turn order, rewards paid when a round is scored, ``"round"`` and ``"game"``
-episodes, ``info`` distribution, dead steps, and the standard wrapper stack of :func:`wrap`.
+Each game's ``raw_env`` subclasses :class:`CardGameEnv` and supplies what is its own: the reset
+options it reads and how it starts a game, how a seat's observation is encoded, what a round's
+rewards and public record are, and how the table is drawn. The bookkeeping around them is
+written once here: agents and spaces, ``reset`` (options checked before anything changes, then
+reseeding), turn order, rewards paid when a round is scored, ``"round"`` and ``"game"``
+episodes, ``info`` distribution, dead steps, and ``env()``, the standard wrapper stack of
+:func:`wrap` (:func:`env_function`).
 
 A game object drives the rules and answers to this protocol: ``round.current`` (the seat to
 act), ``round.legal_mask()`` (legal actions as a bitmask), ``apply(action)`` (``None``, or the
@@ -15,6 +17,7 @@ and ``next_round(deal)``.
 from __future__ import annotations
 
 import operator
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -45,6 +48,47 @@ def wrap(raw: AECEnv) -> AECEnv:
     return wrappers.OrderEnforcingWrapper(wrapped)
 
 
+def env_function(raw_env: type[CardGameEnv]) -> Callable[..., AECEnv]:
+    """A game's ``env(**config)``: its ``raw_env`` in the standard wrappers (:func:`wrap`)."""
+
+    def env(**config: Any) -> AECEnv:
+        return wrap(raw_env(**config))
+
+    env.__module__ = raw_env.__module__
+    env.__doc__ = (
+        f"``{raw_env.metadata['name']}.raw_env(**config)`` with PettingZoo's standard classic-game "
+        "wrappers (illegal-move termination with reward -1, action bounds, call order), as in "
+        ":mod:`boon_env.wrappers`."
+    )
+    return env
+
+
+def seat_option(options: Mapping[str, Any], key: str, num_players: int) -> int | None:
+    """The seat ``options[key]`` (``None`` when it is not given); ``ValueError`` unless it is a
+    seat ``0 .. num_players - 1``."""
+    seat = options.get(key)
+    if seat is not None and (type(seat) is not int or not 0 <= seat < num_players):
+        raise ValueError(f"options[{key!r}] must be a seat 0-{num_players - 1}, got {seat!r}")
+    return seat
+
+
+def deal_option(
+    options: Mapping[str, Any], keys: Sequence[str], from_cards: Callable[..., Any]
+) -> Any:
+    """The deal ``options["deal"]`` (``None`` when it is not given): a dict with exactly the
+    ``keys``, whose values, in that order, ``from_cards`` checks and turns into the game's deal;
+    ``ValueError`` saying what is wrong otherwise."""
+    if "deal" not in options:
+        return None
+    deal = options["deal"]
+    if not isinstance(deal, dict) or set(deal) != set(keys):
+        names = " and ".join(repr(key) for key in keys)
+        raise ValueError(
+            f"options['deal'] must be a dict with exactly the keys {names}, got {deal!r}"
+        )
+    return from_cards(*(deal[key] for key in keys))
+
+
 def card_game_metadata(name: str) -> dict[str, Any]:
     """The PettingZoo ``metadata`` of a card-game env called ``name`` (e.g. ``"boon_v0"``)."""
     return {"render_modes": ["ansi", "human"], "name": name, "is_parallelizable": False}
@@ -54,8 +98,7 @@ class CardGameEnv(AECEnv):
     """Turn bookkeeping of a card game played in rounds by seats ``player_0 .. player_{n-1}``.
 
     A subclass sets ``metadata`` (:func:`card_game_metadata`) and the class attributes below,
-    and implements the hooks; its ``reset`` checks its options, then calls :meth:`_reseed` and
-    :meth:`_start_game`.
+    and implements the hooks.
     """
 
     #: The env's frozen configuration class; ``raw_env(**config)`` builds one. It has at least
@@ -89,6 +132,17 @@ class CardGameEnv(AECEnv):
         self.game: Any = None
 
     # -------------------------------------------------------------------- hooks of a game
+    def _read_options(self, options: Mapping[str, Any]) -> Any:
+        """The reset ``options`` the game reads, checked (``ValueError`` saying what is wrong);
+        what is not given is ``None``. Other keys are ignored, as Gymnasium and PettingZoo's
+        ``api_test`` expect."""
+        raise NotImplementedError
+
+    def _new_game(self, chosen: Any) -> Any:
+        """A new game, its first round dealt, from the options :meth:`_read_options` returned;
+        what they do not give is drawn from ``self._rng``."""
+        raise NotImplementedError
+
     def _encode(self, seat: int) -> np.ndarray:
         """The observation vector of ``seat`` now."""
         raise NotImplementedError
@@ -127,10 +181,26 @@ class CardGameEnv(AECEnv):
         return self.action_spaces[agent]
 
     # --------------------------------------------------------------------------- reset
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Deal the first round of a new game. ``options`` chooses parts of it (the class
+        docstring lists them); the rest is drawn from the generator, reseeded by ``seed`` (``None``
+        keeps drawing from the current one). A bad option raises ``ValueError`` and leaves the
+        env as it was."""
+        chosen = self._read_options(options or {})  # checked before anything changes
+        self._reseed(seed)
+        self._start_game(self._new_game(chosen))
+
     def _reseed(self, seed: int | None) -> None:
         """A new generator for ``seed``; ``None`` keeps drawing from the current one."""
         if seed is not None:
             self._rng = np.random.default_rng(seed)
+
+    def _seat_and_deal(self, seat: int | None, deal: Any) -> tuple[int, Any]:
+        """The first dealer (or leader) and deal of a game: the chosen ones, else drawn from the
+        generator, in that order."""
+        if seat is None:
+            seat = int(self._rng.integers(self.config.num_players))
+        return seat, deal if deal is not None else self._random_deal()
 
     def _start_game(self, game: Any) -> None:
         """Begin an episode on ``game``, its first round dealt."""
@@ -158,7 +228,9 @@ class CardGameEnv(AECEnv):
             self._was_dead_step(action)
             return
         game = self.game
-        result = game.apply(self._action_id(action))  # raises before changing anything if illegal
+        if type(action) is not int:
+            action = self._action_id(action)
+        result = game.apply(action)  # raises before changing anything if illegal
         self._cumulative_rewards[agent] = 0.0
         if self.infos[agent]:
             self.infos[agent] = {}  # the agent saw its info when it chose this action

@@ -13,6 +13,10 @@ class Trick(NamedTuple):
     cards: tuple[int, ...]
     winner: int
 
+    def record(self) -> dict[str, Any]:
+        """The trick as ``info["round"]["tricks"]`` lists it: ``{"leader", "cards", "winner"}``."""
+        return {"leader": self.leader, "cards": list(self.cards), "winner": self.winner}
+
 
 class RoundsGame:
     """Mixin for a game of rounds.

@@ -70,25 +70,49 @@ class Layout:
         return "\n".join(rows)
 
 
+# Each byte with its bits in reverse order (see unpack_bits).
+_BITS_REVERSED = bytes(int(f"{byte:08b}"[::-1], 2) for byte in range(256))
+
+
 def unpack_bits(bits: int, count: int) -> np.ndarray:
     """Bits ``0 .. count - 1`` of ``bits`` as a uint8 array of 0/1 (bit ``i`` at index ``i``).
 
     Encoders set the 0/1 part of an observation in one Python int and unpack it with a single
     numpy call, which is much cheaper than writing the entries one by one.
     """
-    return np.unpackbits(
-        np.frombuffer(bits.to_bytes((count + 7) // 8, "little"), dtype=np.uint8),
-        count=count,
-        bitorder="little",
-    )
+    unpacked = _unpack_bytes(bits, (count + 7) // 8)
+    return unpacked[:count] if count & 7 else unpacked
+
+
+def _unpack_bytes(bits: int, num_bytes: int) -> np.ndarray:
+    """Bits ``0 .. 8 * num_bytes - 1`` of ``bits`` as a uint8 array of 0/1."""
+    # np.unpackbits runs fastest without keywords, in its default "big" bit order over whole
+    # bytes; reversing each byte's bits first puts bit i at index i.
+    little = bits.to_bytes(num_bytes, "little").translate(_BITS_REVERSED)
+    return np.unpackbits(np.frombuffer(little, np.uint8))
+
+
+def bits_then_fractions(bits: int, num_bits: int, fractions: list[float], size: int) -> np.ndarray:
+    """An observation vector (float32, ``size`` entries): bits ``0 .. num_bits - 1`` of ``bits``
+    as 0/1, then the ``size - num_bits`` entries of ``fractions``."""
+    obs = np.empty(size, np.float32)
+    num_bytes = (num_bits + 7) // 8
+    if 8 * num_bytes <= size:  # unpack whole bytes: the fractions overwrite the bits past num_bits
+        obs[: 8 * num_bytes] = _unpack_bytes(bits, num_bytes)
+    else:
+        obs[:num_bits] = unpack_bits(bits, num_bits)
+    obs[num_bits:] = fractions
+    return obs
 
 
 def action_mask(legal: int, num_actions: int) -> np.ndarray:
     """The int8 mask of shape ``(num_actions,)`` of a legal-action bitmask (a fresh array)."""
-    return np.frombuffer(bytearray(_mask_bytes(legal, num_actions)), dtype=np.int8)
+    return _cached_mask(legal, num_actions).copy()
 
 
 @lru_cache(maxsize=4096)
-def _mask_bytes(legal: int, num_actions: int) -> bytes:
+def _cached_mask(legal: int, num_actions: int) -> np.ndarray:
     # The same few legal sets come back again and again: copying a cached mask is cheaper.
-    return unpack_bits(legal, num_actions).tobytes()
+    mask = unpack_bits(legal, num_actions).view(np.int8)
+    mask.flags.writeable = False  # shared by every call: only its copies leave this module
+    return mask

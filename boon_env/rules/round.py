@@ -16,6 +16,7 @@ from enum import IntEnum
 
 import numpy as np
 
+from boon_env.core.actions import checked_action, illegal_action_message
 from boon_env.core.game import Trick
 from boon_env.rules.cards import (
     GOLD,
@@ -261,13 +262,7 @@ class Round:
             ValueError: the action is not legal now (naming it and the legal ones); the state
                 is left unchanged.
         """
-        legal = self.legal_mask()
-        if type(action) is not int:  # numpy integers are actions too; nothing else is
-            if not isinstance(action, np.integer):
-                raise ValueError(self._illegal_message(action))
-            action = int(action)
-        if not 0 <= action < NUM_ACTIONS or not legal >> action & 1:
-            raise ValueError(self._illegal_message(action))
+        action = checked_action(action, self.legal_mask(), NUM_ACTIONS, self._illegal_message)
         self.history.append(action)
         phase = self.phase
         if phase is _PLAY:
@@ -345,10 +340,13 @@ class Round:
             self.points[self.picker] += points_of(self.discards)
 
     def _illegal_message(self, action: object) -> str:
-        legal = ", ".join(action_name(a) for a in self.legal_actions()) or "none (round over)"
-        return (
-            f"illegal action {action!r} ({_describe(action)}) for seat {self.current} in phase "
-            f"{self.phase.name}; legal actions: {legal}"
+        return illegal_action_message(
+            action,
+            self.current,
+            self.legal_mask(),
+            NUM_ACTIONS,
+            action_name,
+            when=f" in phase {self.phase.name}",
         )
 
     # ----------------------------------------------------------------------------- copying
@@ -487,12 +485,6 @@ def action_name(action: int) -> str:
     if action == PASS:
         return "pass"
     return names_of(1 << action)[0]
-
-
-def _describe(action: object) -> str:
-    if type(action) is int and 0 <= action < NUM_ACTIONS:
-        return action_name(action)
-    return f"not an action id 0-{NUM_ACTIONS - 1}"
 
 
 def replay(config: GameConfig, deal: Deal, actions: Sequence[int], dealer: int = 0) -> Round:

@@ -1,0 +1,167 @@
+"""``boon_env.wrappers`` behave exactly as PettingZoo's own wrappers, move for move.
+
+Each game's ``env()`` and the same ``raw_env`` in PettingZoo's ``OrderEnforcingWrapper(
+AssertOutOfBoundsWrapper(TerminateIllegalWrapper(raw, -1)))`` are driven with the same calls,
+legal and illegal moves, out-of-range and non-int actions, dead steps and steps after the end
+included; every call must give the same result, the same exception and the same logged warnings,
+and leave the same observable state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers as pz_wrappers
+from pettingzoo.utils.env_logger import EnvLogger
+
+from boon_env import bon_v0, boon_v0, boyn_v0, wrappers
+
+GAMES = {"boon": boon_v0, "bon": bon_v0, "boyn": boyn_v0}
+
+
+def pettingzoo_wrapped(raw: AECEnv) -> AECEnv:
+    """``raw`` in PettingZoo's own wrappers, stacked as :func:`boon_env.core.env.wrap` stacks
+    ours."""
+    wrapped = pz_wrappers.TerminateIllegalWrapper(raw, illegal_reward=-1)
+    wrapped = pz_wrappers.AssertOutOfBoundsWrapper(wrapped)
+    return pz_wrappers.OrderEnforcingWrapper(wrapped)
+
+
+def outcome(call: Callable[[], Any]) -> tuple[str, Any, list[str]]:
+    """What a call did: its result or its exception, and the warnings PettingZoo logged."""
+    EnvLogger.flush()
+    try:
+        result: Any = ("returned", plain(call()))
+    except Exception as error:  # the exception is what is compared
+        result = ("raised", f"{type(error).__name__}: {error}")
+    return (*result, list(EnvLogger.mqueue))
+
+
+def plain(value: Any) -> Any:
+    """``value`` with numpy arrays as lists, so that results compare with ``==``."""
+    if isinstance(value, np.ndarray):
+        return (str(value.dtype), value.tolist())
+    if isinstance(value, dict):
+        return {key: plain(item) for key, item in value.items()}
+    if isinstance(value, (tuple, list)):
+        return [plain(item) for item in value]
+    return value
+
+
+def state(env: AECEnv) -> Any:
+    """Everything an agent can read of a wrapped env between calls."""
+    return outcome(
+        lambda: {
+            "selection": env.agent_selection,
+            "agents": list(env.agents),
+            "rewards": dict(env.rewards),
+            "cumulative": dict(env._cumulative_rewards),
+            "terminations": dict(env.terminations),
+            "truncations": dict(env.truncations),
+            "infos": env.infos,
+        }
+    )
+
+
+# A script is a list of moves: what to call, and how to pick the action.
+MOVES = st.lists(
+    st.sampled_from(
+        [
+            "legal",
+            "legal",
+            "legal",
+            "legal numpy",
+            "illegal",
+            "out of range",
+            "none",
+            "float",
+            "observe other",
+            "last without observing",
+            "step without last",
+            "iterate",
+            "reset",
+        ]
+    ),
+    min_size=1,
+    max_size=40,
+)
+
+
+def play(env: AECEnv, moves: list[str], seed: int, before_reset: bool) -> list[Any]:
+    """Drive ``env`` through ``moves``; the record of every call and the state after it."""
+    record: list[Any] = []
+    rng = np.random.default_rng(seed)
+    if before_reset:
+        record.append(outcome(lambda: env.step(0)))
+        record.append(outcome(lambda: env.observe("player_0")))
+        record.append(outcome(lambda: env.last()))
+        record.append(outcome(lambda: env.agent_selection))
+        record.append(outcome(lambda: env.agent_iter()))
+    env.reset(seed=seed)
+    iterator = iter(env.agent_iter())
+    for move in moves:
+        if move == "reset":
+            record.append(outcome(lambda: env.reset(seed=seed + 1)))
+            iterator = iter(env.agent_iter())
+            continue
+        if move == "iterate":
+            record.append(outcome(lambda iterator=iterator: next(iterator)))
+            continue
+        if move == "observe other":
+            record.append(outcome(lambda: env.observe(env.possible_agents[-1])))
+            continue
+        mask = None
+        if move != "step without last":
+            seen = move != "last without observing"
+            last = outcome(lambda seen=seen: env.last(observe=seen))
+            record.append(last)
+            if last[0] == "returned" and last[1][0] is not None:
+                mask = np.array(last[1][0]["action_mask"][1], dtype=np.int8)
+        action: Any
+        if move in ("legal", "legal numpy", "last without observing", "step without last"):
+            legal = np.flatnonzero(mask) if mask is not None else np.array([0])
+            action = int(legal[rng.integers(len(legal))]) if len(legal) else None
+            if move == "legal numpy" and action is not None:
+                action = np.int64(action)
+        elif move == "illegal":
+            illegal = np.flatnonzero(mask == 0) if mask is not None else np.array([0])
+            action = int(illegal[rng.integers(len(illegal))]) if len(illegal) else 0
+        elif move == "out of range":
+            action = int(rng.choice([-1, env.action_space(env.possible_agents[0]).n]))
+        elif move == "float":
+            action = 1.0
+        else:
+            action = None
+        record.append(outcome(lambda action=action: env.step(action)))
+        record.append(state(env))
+    return record
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+@settings(max_examples=40, deadline=None)
+@given(moves=MOVES, seed=st.integers(0, 2**16), before_reset=st.booleans())
+def test_the_wrappers_behave_as_pettingzoos(
+    game: str, moves: list[str], seed: int, before_reset: bool
+) -> None:
+    module = GAMES[game]
+    # Short rounds reach the end of an episode within a script.
+    config = {"num_players": 3 if game != "boyn" else 2, "episode": "round"}
+    if game == "boyn":
+        config["max_turns"] = 12
+    ours = play(module.env(**config), moves, seed, before_reset)
+    theirs = play(pettingzoo_wrapped(module.raw_env(**config)), moves, seed, before_reset)
+    assert ours == theirs
+
+
+def test_env_uses_the_fast_wrappers() -> None:
+    env = bon_v0.env()
+    assert type(env) is wrappers.OrderEnforcingWrapper
+    assert type(env.env) is wrappers.AssertOutOfBoundsWrapper
+    assert type(env.env.env) is wrappers.TerminateIllegalWrapper
+    assert type(env.unwrapped) is bon_v0.raw_env
