@@ -3,14 +3,17 @@
 For each random deal, every seat in pick order is studied at the moment it decides (the seats
 before it having passed): the round is played out twice with the same player in every seat,
 once with the studied seat picking and once with it passing (the later seats then decide as
-that player does). The player is the heuristic (``rollout="heuristic"``, played out on the
-rules engine) or a trained policy (``rollout="ppo"``, greedy, every pick and pass branch of
-every deal a table of the vector engine, :class:`boon_env.vector.VectorBoon`). The difference
-of the seat's Victory-Card results is the value of picking on that deal. The same deal answers
-both questions, so the comparison is paired and much less noisy than comparing different deals.
+that player does). The player is any agent spec :func:`agents.specs.make_agent` knows
+(``rollout="heuristic"``, ``"ppo"`` for the shipped model of the table size, ``"ppo:path.npz"``,
+...); :mod:`agents.studies.rollouts` plays it on the vector engine when it can act at many
+tables at once (``ppo``), else one table at a time. The difference of the seat's Victory-Card
+results is the value of picking on that deal. The same deal answers both questions, so the
+comparison is paired and much less noisy than comparing different deals.
 Grouped by hand strength (the heuristic's :func:`~agents.heuristic.hand_strength`) and by
 position in the pick order, it shows where picking starts to pay: the threshold the
-heuristic's ``pick_threshold_*`` parameters should sit at.
+heuristic's ``pick_threshold_*`` parameters should sit at. :func:`pick_choices` gives what any
+agent itself decides on the same deals and seats, to compare its picks with the gains;
+:mod:`agents.studies.hands` fits the gain on the hand's features.
 """
 
 from __future__ import annotations
@@ -18,21 +21,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
-from pathlib import Path
 
 import numpy as np
 
-from agents.arena import deal_options
+from agents.base import Agent
 from agents.heuristic import HeuristicParams, hand_strength
-from agents.policy import NumpyPolicy
-from agents.search import play_out
-from agents.trained import PPOAgent, default_model
-from boon_env.rules import GOLD_MASK, PASS, PICK, Deal, GameConfig, Round, round_value
-from boon_env.vector import VectorBoon
+from agents.specs import make_agent
+from agents.studies.rollouts import Table, first_choices, play_tables
+from boon_env.rules import GOLD_MASK, PASS, PICK, Deal, GameConfig
 
-ROLLOUTS = ("heuristic", "ppo")
 _BRANCHES = (PICK, PASS)
-_CHUNK_DEALS = 128  # deals per vector engine: 768-1280 tables
 
 
 @dataclass(frozen=True)
@@ -44,69 +42,35 @@ class PickSample:
     gold: int  # gold cards in the hand
     pick_value: float  # the seat's Victory Cards if it picks
     pass_value: float  # the seat's Victory Cards if it passes
+    hand: int = 0  # the hand, a card bitmask
 
 
-def _result_after(
-    config: GameConfig, deal: Deal, dealer: int, order: int, action: int, params: HeuristicParams
-) -> float:
-    state = Round(config, deal, dealer)
-    for _ in range(order):
-        state.apply(PASS)
-    seat = state.current
-    state.apply(action)
-    play_out(state, params)
-    return float(round_value(state)[seat])
+def deal_sample(num_players: int, deals: int, seed: int) -> list[tuple[Deal, int]]:
+    """The studies' random deals and dealers, ``(deal, dealer)``, seeded."""
+    config = GameConfig(num_players=num_players)
+    rng = np.random.default_rng(seed)
+    dealt = []
+    for _ in range(deals):
+        deal = Deal.random(config, rng)
+        dealt.append((deal, int(rng.integers(num_players))))
+    return dealt
 
 
-def _heuristic_values(
-    config: GameConfig, dealt: list[tuple[Deal, int]], params: HeuristicParams
-) -> np.ndarray:
-    """values[k, order, branch]: the studied seat's result, the heuristic in every seat."""
-    return np.array(
-        [
-            [
-                [_result_after(config, deal, dealer, order, action, params) for action in _BRANCHES]
-                for order in range(config.num_players)
-            ]
-            for deal, dealer in dealt
-        ]
-    )
+def rollout_agent(rollout: str, num_players: int) -> Agent:
+    """The agent a rollout spec names, for a table of ``num_players``.
+
+    Raises:
+        ValueError: the spec is unknown or its model cannot be loaded, naming the rollout.
+    """
+    try:
+        return make_agent(rollout, seed=0, num_players=num_players)
+    except ValueError as error:
+        raise ValueError(f"rollout {rollout!r}: {error}") from None
 
 
-def _policy_values(
-    config: GameConfig, dealt: list[tuple[Deal, int]], policy: NumpyPolicy
-) -> np.ndarray:
-    """values[k, order, branch] with the policy's greedy play in every seat, every branch of
-    every deal a table of the vector engine (same results as one table at a time)."""
-    n = config.num_players
-    tables = [
-        (deal, dealer, order) for deal, dealer in dealt for order in range(n) for _ in _BRANCHES
-    ]
-    order = np.array([order for _deal, _dealer, order in tables])
-    branch = np.tile(_BRANCHES, len(tables) // 2)
-    venv = VectorBoon(len(tables), n, observations=False)
-    options = [deal_options(deal, dealer) for deal, dealer, _order in tables]
-    venv.reset(deals=[{**option["deal"], "dealer": option["dealer"]} for option in options])
-    studied = venv.seat + order  # the seat deciding after `order` passes, mod n
-    studied %= n
-    values = np.zeros(len(tables))
-    playing = np.ones(len(tables), dtype=bool)
-    decision = 0
-    mask = venv.action_masks()
-    while playing.any():
-        actions = np.argmax(mask, axis=1)  # filler for finished tables
-        free = playing & (decision > order)
-        rows = np.flatnonzero(free)
-        if rows.size:
-            actions[rows] = policy.greedy_batch(venv.observe(rows), mask[rows])
-        actions[decision < order] = PASS  # the seats before the studied one pass
-        actions[decision == order] = branch[decision == order]
-        _obs, mask, _seat, rewards, done = venv.step(actions)
-        ended = np.flatnonzero(done & playing)
-        values[ended] = rewards[ended, studied[ended]]
-        playing[ended] = False
-        decision += 1
-    return values.reshape(len(dealt), n, len(_BRANCHES))
+def _round_seed(seed: int, index: int) -> int:
+    """The agents' seed for every branch of deal ``index`` (the same: the branches pair)."""
+    return int(np.random.SeedSequence([seed, index]).generate_state(1)[0])
 
 
 def study(
@@ -115,52 +79,78 @@ def study(
     seed: int = 0,
     params: HeuristicParams | None = None,
     rollout: str = "heuristic",
-    model: str | Path | None = None,
+    opponents: str | None = None,
 ) -> list[PickSample]:
     """Paired pick/pass results for every seat of ``deals`` random deals (seeded).
 
     Args:
-        params: the heuristic's parameters: its play when ``rollout="heuristic"``, and the
-            hand strength the samples are grouped by.
-        rollout: ``"heuristic"`` or ``"ppo"``, the player in every seat.
-        model: the policy file for ``"ppo"`` (default: the shipped model for the table size).
+        params: the heuristic's parameters behind the hand strength the samples are grouped by.
+        rollout: the agent spec of the player in every seat (see :mod:`agents.specs`).
+        opponents: when given, the spec of the players of the other seats, ``rollout`` playing
+            only the studied seat (e.g. ``rollout="ppo", opponents="heuristic"``: what picking
+            is worth to the trained policy among heuristics, as in the arena).
 
     Raises:
-        ValueError: an unknown rollout, or a model that cannot be loaded for the table size.
+        ValueError: an unknown rollout spec, or a model that cannot be loaded for the table size.
     """
-    if rollout not in ROLLOUTS:
-        raise ValueError(f"rollout must be one of {ROLLOUTS}, got {rollout!r}")
     params = params or HeuristicParams()
     config = GameConfig(num_players=num_players)
-    rng = np.random.default_rng(seed)
-    dealt = []
-    for _ in range(deals):
-        deal = Deal.random(config, rng)
-        dealt.append((deal, int(rng.integers(num_players))))
-    if rollout == "heuristic":
-        values = _heuristic_values(config, dealt, params)
-    else:
-        policy = PPOAgent(model or default_model(num_players), num_players=num_players).policy
-        values = np.concatenate(
-            [
-                _policy_values(config, dealt[first : first + _CHUNK_DEALS], policy)
-                for first in range(0, deals, _CHUNK_DEALS)
-            ]
+    agent = rollout_agent(rollout, num_players)
+    others = None if opponents is None else rollout_agent(opponents, num_players)
+    dealt = deal_sample(num_players, deals, seed)
+    tables = [
+        Table(
+            deal,
+            dealer,
+            (PASS,) * order + (branch,),
+            _round_seed(seed, index),
+            hero=(dealer + 1 + order) % num_players,
         )
+        for index, (deal, dealer) in enumerate(dealt)
+        for order in range(num_players)
+        for branch in _BRANCHES
+    ]
+    outcome = play_tables(agent, config, tables, others)
+    # The studied seat decides after ``order`` passes: seat (dealer + 1 + order) mod n.
     samples = []
-    for (deal, dealer), value in zip(dealt, values, strict=True):
+    for index, (deal, dealer) in enumerate(dealt):
         for order in range(num_players):
-            hand = deal.hands[(dealer + 1 + order) % num_players]
+            seat = (dealer + 1 + order) % num_players
+            row = 2 * (index * num_players + order)
+            hand = deal.hands[seat]
             samples.append(
                 PickSample(
                     order=order,
                     strength=hand_strength(hand, params) * 7 / config.hand_size,
                     gold=(hand & GOLD_MASK).bit_count(),
-                    pick_value=float(value[order, 0]),
-                    pass_value=float(value[order, 1]),
+                    pick_value=float(outcome.values[row, seat]),
+                    pass_value=float(outcome.values[row + 1, seat]),
+                    hand=hand,
                 )
             )
     return samples
+
+
+def pick_choices(
+    rollout: str, num_players: int = 4, deals: int = 1000, seed: int = 0
+) -> np.ndarray:
+    """Whether the agent ``rollout`` names picks, as (deals, n) booleans: row ``d``, column
+    ``order`` is its decision at that position of deal ``d`` of :func:`study` (same seed), the
+    seats before it having passed."""
+    config = GameConfig(num_players=num_players)
+    agent = rollout_agent(rollout, num_players)
+    tables = [
+        Table(deal, dealer, (PASS,) * order, _round_seed(seed, index))
+        for index, (deal, dealer) in enumerate(deal_sample(num_players, deals, seed))
+        for order in range(num_players)
+    ]
+    return (first_choices(agent, config, tables) == PICK).reshape(deals, num_players)
+
+
+def rounds_picked(choices: np.ndarray) -> float:
+    """The share of rounds with a picker when every seat decides as in ``choices`` (deals, n):
+    a round has one when any seat would pick, the seats before it having passed."""
+    return float(np.asarray(choices).any(axis=1).mean())
 
 
 @dataclass(frozen=True)
@@ -207,3 +197,19 @@ def break_even(rows: Sequence[PickRow]) -> float | None:
         if all(r.gain > 0 for r in rows[i:]):
             return row.low
     return None
+
+
+def seat_pick_rates(hero: np.ndarray, others: np.ndarray) -> tuple[float, float]:
+    """How often one seat picks when it decides as in ``hero`` and the other seats as in
+    ``others`` ((deals, n) pick choices of :func:`pick_choices` on the same deals), the seat
+    taking every position in turn as in the arena's rotations: ``(the seat's share of rounds,
+    each other seat's share)``. The first seat in pick order that would pick takes the Boon."""
+    n = hero.shape[1]
+    mine = theirs = 0.0
+    for position in range(n):
+        decides = np.where(np.arange(n) == position, hero, others)
+        picked = decides.any(axis=1)
+        first = np.argmax(decides, axis=1)  # the picker's position where somebody picks
+        mine += float((picked & (first == position)).mean())
+        theirs += float((picked & (first != position)).mean()) / (n - 1)
+    return mine / n, theirs / n

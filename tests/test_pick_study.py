@@ -90,9 +90,9 @@ def test_ppo_rollouts_match_one_table_play_and_keep_the_pairing():
 def test_ppo_rollouts_take_a_model_file_and_reject_bad_choices(tmp_path):
     policy = NumpyPolicy([np.zeros((OBS_SIZE, 34), np.float32)], [np.zeros(34, np.float32)])
     path = save_policy(tmp_path / "flat_3p", policy, 3)
-    samples = study(3, deals=4, seed=1, rollout="ppo", model=path)
+    samples = study(3, deals=4, seed=1, rollout=f"ppo:{path}")
     assert len(samples) == 12 and {s.order for s in samples} == {0, 1, 2}
-    with pytest.raises(ValueError, match="rollout"):
-        study(3, deals=1, rollout="search")
+    with pytest.raises(ValueError, match="rollout 'minimax'"):
+        study(3, deals=1, rollout="minimax")
     with pytest.raises(ValueError, match="3-player model"):
-        study(4, deals=1, rollout="ppo", model=path)
+        study(4, deals=1, rollout=f"ppo:{path}")
