@@ -356,8 +356,9 @@ def test_a_broken_coach_model_is_a_startup_error(tmp_path):
         create_app(seed=4, coach_model=broken)
 
 
-def test_without_a_shipped_model_the_coach_gives_search_estimates_only():
-    app = create_app(5, ["heuristic"], seed=4, coach_samples=2)  # no 5-player model ships
+def test_without_a_shipped_model_the_coach_gives_search_estimates_only(tmp_path, monkeypatch):
+    monkeypatch.setattr("agents.trained.MODELS_DIR", tmp_path)  # no model ships here
+    app = create_app(5, ["heuristic"], seed=4, coach_samples=2)
     with TestClient(app) as http, http.websocket_connect(WS) as websocket:
         client = Client(websocket)
         assert client.hello["coach"] is True and client.hello["coach_policy"] is False
