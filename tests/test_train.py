@@ -52,6 +52,17 @@ def _train(tmp_path: Path, *flags: str) -> tuple[subprocess.CompletedProcess[str
     return result, run_dir
 
 
+def _refused(tmp_path: Path, *flags: str) -> subprocess.CompletedProcess[str]:
+    # A tiny run expected to stop before training: its output, for the error checks.
+    return subprocess.run(
+        [sys.executable, str(ROOT / "train.py"), *TINY, "--runs-dir", str(tmp_path / "runs"),
+         *flags],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )  # fmt: skip
+
+
 def test_train_runs_and_its_model_plays_in_the_arena(tmp_path: Path) -> None:
     result, run_dir = _train(
         tmp_path, "--total-timesteps", "512", "--arena-deals", "2", "--arena-opponents", "random"
@@ -126,13 +137,7 @@ def test_init_from_starts_the_actor_as_the_given_player(tmp_path: Path) -> None:
     before, after = load_policy(player)[0], load_policy(second / "model.npz")[0]
     for a, b in zip(before.weights + before.biases, after.weights + after.biases, strict=True):
         np.testing.assert_array_equal(a, b)
-    mismatch = subprocess.run(
-        [sys.executable, str(ROOT / "train.py"), *TINY, "--runs-dir", str(tmp_path / "runs"),
-         "--init-from", str(player), "--net-arch", "16,16"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )  # fmt: skip
+    mismatch = _refused(tmp_path, "--init-from", str(player), "--net-arch", "16,16")
     assert mismatch.returncode != 0 and "Traceback" not in mismatch.stderr
     assert "hidden layers [32, 32], --net-arch is 16,16" in mismatch.stderr
 
@@ -215,13 +220,7 @@ def test_resume_from_a_missing_or_corrupt_file_is_a_clear_error(
     checkpoint = tmp_path / "broken.zip"
     if content is not None:
         checkpoint.write_bytes(content)
-    result = subprocess.run(
-        [sys.executable, str(ROOT / "train.py"), *TINY, "--runs-dir", str(tmp_path / "runs"),
-         "--resume", str(checkpoint), "--arena-deals", "0"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )  # fmt: skip
+    result = _refused(tmp_path, "--resume", str(checkpoint), "--arena-deals", "0")
     assert result.returncode != 0
     assert "train.py: error:" in result.stderr and "broken.zip" in result.stderr
     assert "Traceback" not in result.stderr
