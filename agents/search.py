@@ -66,6 +66,10 @@ class SearchParams:
         candidates: uniform deals drawn per decision before resampling (``inference=ppo``).
         epsilon: weight of uniform play in the player model (keeps every deal possible).
         temperature: softmax temperature of the player model (> 1 flattens the policy).
+        margin: how sure the search must be to overrule its default move (the rollout
+            player's own choice): another action is played only when its mean advantage over
+            the default, paired over the samples, exceeds ``margin`` standard errors (0: any
+            advantage).
         model: the policy file for ``ppo`` (empty: the shipped model for the table size).
     """
 
@@ -76,6 +80,7 @@ class SearchParams:
     candidates: int = 100
     epsilon: float = 0.1
     temperature: float = 1.0
+    margin: float = 0.0
     model: str = ""
 
     def __post_init__(self) -> None:
@@ -91,6 +96,8 @@ class SearchParams:
             raise ValueError(f"epsilon must be between 0 and 1, got {self.epsilon!r}")
         if not self.temperature > 0:
             raise ValueError(f"temperature must be > 0, got {self.temperature!r}")
+        if not self.margin >= 0:
+            raise ValueError(f"margin must be >= 0, got {self.margin!r}")
 
     @property
     def uses_policy(self) -> bool:
@@ -110,21 +117,52 @@ def search_action(
     rollout: HeuristicParams,
     rng: np.random.Generator,
 ) -> int:
-    """The action with the best mean playout outcome over ``params.samples`` sampled deals."""
+    """The action with the best mean playout outcome over ``params.samples`` sampled deals
+    (the heuristic's own choice unless another is better by ``params.margin``)."""
     actions = actions_of(legal)
     if len(actions) == 1:
         return actions[0]
-    return best_action(
-        action_values(view, legal, params, rollout, rng), choose(view, legal, rollout)
-    )
+    outcomes = sampled_outcomes(view, legal, params, rollout, rng)
+    return outcomes.best(choose(view, legal, rollout), params.margin)
 
 
-def best_action(values: dict[int, float], default: int) -> int:
-    """The action of highest value; ``default`` when it is among the best."""
-    best = max(values.values())
-    if values[default] >= best - 1e-9:
-        return default
-    return next(action for action, value in values.items() if value == best)
+@dataclass(frozen=True)
+class Outcomes:
+    """Playout outcomes of every legal action on the same sampled deals: ``values[j, k]`` is
+    the outcome (:func:`outcome`) of ``actions[j]`` on deal ``k``, which counts ``weights[k]``
+    times (a deal resampled twice counts twice)."""
+
+    actions: tuple[int, ...]
+    values: np.ndarray
+    weights: np.ndarray
+
+    def means(self) -> np.ndarray:
+        """The weighted mean outcome of each action."""
+        return self.values @ self.weights / self.weights.sum()
+
+    def best(self, default: int, margin: float = 0.0) -> int:
+        """The action of highest mean; ``default`` when it is among the best, or when no
+        better action beats it by more than ``margin`` paired standard errors."""
+        means = self.means()
+        d = self.actions.index(default)
+        advantage = means - means[d]
+        better = advantage > 1e-9
+        if margin > 0 and better.any():
+            better &= advantage > margin * self._paired_errors(d, advantage)
+        if not better.any():
+            return default
+        return self.actions[int(np.argmax(np.where(better, means, -np.inf)))]
+
+    def _paired_errors(self, d: int, advantage: np.ndarray) -> np.ndarray:
+        # The standard error of each action's mean advantage over action d, the deals paired;
+        # resampled deals count as their weight (Kish's effective sample size); with a single
+        # distinct deal nothing is known of the spread, so no advantage is sure.
+        w = self.weights
+        spread = (self.values - self.values[d] - advantage[:, None]) ** 2 @ w / w.sum()
+        effective = w.sum() ** 2 / (w**2).sum()
+        if effective <= 1:
+            return np.full(len(self.actions), np.inf)
+        return np.sqrt(spread / (effective - 1))
 
 
 def action_values(
@@ -136,33 +174,43 @@ def action_values(
 ) -> dict[int, float]:
     """The mean playout outcome (:func:`outcome`) of every legal action, over the same
     ``params.samples`` sampled deals for all actions."""
+    outcomes = sampled_outcomes(view, legal, params, rollout, rng)
+    return dict(zip(outcomes.actions, outcomes.means().tolist(), strict=True))
+
+
+def sampled_outcomes(
+    view: View,
+    legal: int,
+    params: SearchParams,
+    rollout: HeuristicParams,
+    rng: np.random.Generator,
+) -> Outcomes:
+    """Heuristic playouts of every legal action on ``params.samples`` uniform deals."""
     states = [sample_round(view, rng) for _ in range(params.samples)]
-    weights = np.ones(len(states))
-    return playout_values(states, weights, actions_of(legal), rollout, params.points_weight)
+    return playout_outcomes(states, np.ones(len(states)), actions_of(legal), rollout, params)
 
 
-def playout_values(
+def playout_outcomes(
     states: Sequence[Round],
     weights: np.ndarray,
     actions: Sequence[int],
     rollout: HeuristicParams,
-    points_weight: float,
-) -> dict[int, float]:
-    """The ``weights``-weighted mean outcome of each action over heuristic playouts of the
-    ``states`` (all at the searcher's turn)."""
+    params: SearchParams,
+) -> Outcomes:
+    """The outcome of each action on each of the ``states`` (all at the searcher's turn),
+    played out by the heuristic."""
     me = states[0].current
-    totals = [0.0] * len(actions)
-    for state, weight in zip(states, weights.tolist(), strict=True):
-        for i, action in enumerate(actions):
+    values = np.zeros((len(actions), len(states)))
+    for k, state in enumerate(states):
+        for j, action in enumerate(actions):
             playout = state.clone()
             playout.apply(action)
             play_out(playout, rollout)
-            totals[i] += weight * outcome(playout, me, points_weight)
-    total = weights.sum()
-    return {action: value / total for action, value in zip(actions, totals, strict=True)}
+            values[j, k] = outcome(playout, me, params.points_weight)
+    return Outcomes(tuple(actions), values, weights)
 
 
-def reading_values(
+def reading_outcomes(
     view: View,
     legal: int,
     log: PlayLog,
@@ -170,9 +218,9 @@ def reading_values(
     policy: NumpyPolicy,
     rollout: HeuristicParams,
     rng: np.random.Generator,
-) -> dict[int, float]:
-    """:func:`action_values` with the deals weighted by the play (``params.inference``) and
-    the playouts by ``params.rollout``; ``log`` must hold the round's tricks so far."""
+) -> Outcomes:
+    """:func:`sampled_outcomes` with the deals weighted by the play (``params.inference``)
+    and the playouts by ``params.rollout``; ``log`` must hold the round's tricks so far."""
     inferring = params.inference == "ppo"
     states = [
         sample_round(view, rng) for _ in range(params.candidates if inferring else params.samples)
@@ -185,12 +233,12 @@ def reading_values(
     else:
         kept, counts = np.arange(len(states)), np.ones(len(states), dtype=np.int64)
     actions = actions_of(legal)
+    weights = counts.astype(float)
     if params.rollout == "heuristic":
-        chosen = [states[i] for i in kept]
-        return playout_values(chosen, counts.astype(float), actions, rollout, params.points_weight)
+        return playout_outcomes([states[i] for i in kept], weights, actions, rollout, params)
     venv, _ = replay(view, log, [deals[i] for i in kept] * len(actions))
-    values = policy_values(venv, actions, view.me, policy, params.points_weight) @ counts
-    return dict(zip(actions, (values / counts.sum()).tolist(), strict=True))
+    values = policy_values(venv, actions, view.me, policy, params.points_weight)
+    return Outcomes(tuple(actions), values, weights)
 
 
 def play_out(state: Round, params: HeuristicParams) -> None:
@@ -419,12 +467,14 @@ class SearchAgent:
             return actions[0]
         if not log.complete:
             return search_action(view, legal, self.params, self.rollout, self._rng)
-        values = reading_values(view, legal, log, self.params, self.policy, self.rollout, self._rng)
+        outcomes = reading_outcomes(
+            view, legal, log, self.params, self.policy, self.rollout, self._rng
+        )
         if self.params.rollout == "ppo":
             default = self.policy.greedy(observation, action_mask)
         else:
             default = choose(view, legal, self.rollout)
-        return best_action(values, default)
+        return outcomes.best(default, self.params.margin)
 
     def _follow(self, view: View) -> PlayLog:
         """The log of the round ``view`` is in, brought up to date. Logs are kept by the

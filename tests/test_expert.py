@@ -12,7 +12,7 @@ from agents.arena import boon_deal_options
 from agents.history import PlayLog
 from agents.inference import PlayerModel, dealt, replay, resample
 from agents.policy import NumpyPolicy, save_policy
-from agents.search import EXPERT, SearchAgent, SearchParams, sample_round
+from agents.search import EXPERT, Outcomes, SearchAgent, SearchParams, sample_round
 from agents.specs import make_agent
 from agents.trained import default_model
 from agents.view import CONFIGS, View
@@ -202,6 +202,7 @@ def test_resampling_follows_the_weights() -> None:
         ("search:candidates=0", "candidates must be"),
         ("search:epsilon=1.5", "epsilon must be between 0 and 1"),
         ("search:temperature=0", "temperature must be > 0"),
+        ("search:margin=-1", "margin must be >= 0"),
         ("search:samples=x", "samples must be int"),
         ("search:rollout=ppo,model=/nonexistent/m.npz", "/nonexistent/m.npz"),
         ("expert:samples=3", "'expert' takes no parameters"),
@@ -218,6 +219,27 @@ def test_spec_parameters_reach_the_search() -> None:
     assert agent.params == SearchParams(samples=5, inference="ppo", epsilon=0.2)
     assert make_agent("search").params == SearchParams()  # today's search is unchanged
     assert make_agent("search").policy is None
+
+
+# ------------------------------------------------------------------------------ the margin
+def test_the_margin_keeps_the_default_against_a_noisy_advantage() -> None:
+    # Action 1 wins on average (+0.5) but only through one deal; action 2 wins +0.2 on each.
+    values = np.array([[0.0] * 4, [2.0, 0.0, 0.0, 0.0], [0.2] * 4])
+    outcomes = Outcomes((0, 1, 2), values, np.ones(4))
+    assert outcomes.best(default=0) == 1  # the best mean, with no margin
+    assert outcomes.best(default=0, margin=1.5) == 2  # 1 is one error above 0; 2 is sure
+    assert Outcomes((0, 1), values[:2], np.ones(4)).best(default=0, margin=1.5) == 0
+    assert Outcomes((0, 1), values[:2], np.ones(4)).best(default=0, margin=0.5) == 1
+    assert outcomes.best(default=1) == 1  # the default among the best stays
+
+
+def test_resampled_deals_count_by_their_weight() -> None:
+    # Two distinct deals, one drawn three times: the weighted mean of action 1 is +0.5.
+    values = np.array([[0.0, 0.0], [1.0, -1.0]])
+    outcomes = Outcomes((0, 1), values, np.array([3.0, 1.0]))
+    assert outcomes.means().tolist() == [0.0, 0.5]
+    assert outcomes.best(default=0) == 1
+    assert outcomes.best(default=0, margin=1.0) == 0  # two distinct deals: a large error
 
 
 # ---------------------------------------------------------------------------- table size
