@@ -36,6 +36,9 @@ def main() -> None:
     parser.add_argument("--no-eval", action="store_true", help="no quick evals or checkpoints")
     parser.add_argument("--num-players", type=int, default=4, help="3, 4 or 5")
     parser.add_argument("--bc-rounds", type=int, default=None, help="warm start rounds")
+    parser.add_argument("--rollout-workers", type=int, default=None, help="processes stepping")
+    parser.add_argument("--torch-threads", type=int, default=None, help="torch threads")
+    parser.add_argument("--update-threads", type=int, default=None, help="PPO update threads")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     options = parser.parse_args()
     with tempfile.TemporaryDirectory() as runs:
@@ -46,8 +49,9 @@ def main() -> None:
             progress_bar=False,
             runs_dir=runs,
         )
-        if options.bc_rounds is not None:
-            args.bc_rounds = options.bc_rounds
+        for key in ("bc_rounds", "rollout_workers", "torch_threads", "update_threads"):
+            if getattr(options, key) is not None:
+                setattr(args, key, getattr(options, key))
         if options.no_eval:
             args.eval_every = 0
             args.checkpoint_every = 0
@@ -82,6 +86,8 @@ def main() -> None:
                 "net_arch",
                 "pool_weights",
                 "torch_threads",
+                "update_threads",
+                "rollout_workers",
                 "eval_every",
                 "checkpoint_every",
             )
