@@ -194,7 +194,7 @@ class Args:
     update_threads: int = 1
     """Torch threads of the PPO update (the rollout workers wait for it)."""
 
-    rollout_workers: int = 2
+    rollout_workers: int = 1
     """Processes that step the tables, this one included: each plays its share of
     --num-tables, in parallel (1: every table in this process)."""
 

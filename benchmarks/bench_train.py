@@ -39,6 +39,7 @@ def main() -> None:
     parser.add_argument("--rollout-workers", type=int, default=None, help="processes stepping")
     parser.add_argument("--torch-threads", type=int, default=None, help="torch threads")
     parser.add_argument("--update-threads", type=int, default=None, help="PPO update threads")
+    parser.add_argument("--n-epochs", type=int, default=None, help="PPO epochs per update")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     options = parser.parse_args()
     with tempfile.TemporaryDirectory() as runs:
@@ -49,7 +50,13 @@ def main() -> None:
             progress_bar=False,
             runs_dir=runs,
         )
-        for key in ("bc_rounds", "rollout_workers", "torch_threads", "update_threads"):
+        for key in (
+            "bc_rounds",
+            "rollout_workers",
+            "torch_threads",
+            "update_threads",
+            "n_epochs",
+        ):
             if getattr(options, key) is not None:
                 setattr(args, key, getattr(options, key))
         if options.no_eval:
