@@ -3,6 +3,7 @@
     python benchmarks/bench_train.py                 # default configuration, 163,840 decisions
     python benchmarks/bench_train.py --json          # {"learner_decisions_per_second": x, ...}
     python benchmarks/bench_train.py --timesteps 327680 --no-eval
+    python benchmarks/bench_train.py --json --rollout-workers 2 --update-threads 2   # two cores
 
 The figure is total learner decisions / wall time of ``model.learn`` (rollouts from the batched
 engine, the PPO updates, the periodic quick evaluations and checkpoints of the default
@@ -10,7 +11,8 @@ configuration); the one-off imitation warm start and the final arena are exclude
 separately. The machine's load (``os.getloadavg``, what ``uptime`` shows) is printed with it:
 other processes on the same cores lower the figure. ``learner_decisions_per_cpu_second`` divides
 by the CPU seconds the process spent in ``model.learn`` instead: steadier on a shared machine,
-and the same as the wall figure on a quiet one (the default run uses one thread at a time).
+and the same as the wall figure on a quiet one (the default run uses one thread at a time); it
+counts the main process only, not the rollout workers of ``--rollout-workers``.
 """
 
 from __future__ import annotations

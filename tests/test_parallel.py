@@ -133,6 +133,14 @@ def test_worker_errors_are_raised_here_and_close_ends_the_workers() -> None:
             raised.value.__notes__
         )
         assert "_check_actions" in str(raised.value.__cause__)
+        # An error here in block 0 too; every worker's answer is still read, so the next
+        # request gets its own answers: a reseeded reset gives the blocks' first observations.
+        actions[0] = np.flatnonzero(~parallel._parts[0].env.action_masks()[0])[0]
+        with pytest.raises(ValueError, match="at table 0"):
+            parallel.step(actions)
+        parallel.seed(4)
+        halves = _Halves(SelfPlayVecEnv, 8, 3, 4, pool_weights="random=1")
+        np.testing.assert_array_equal(parallel.reset(), halves.reset())
         # A worker that dies is named, with its exit code.
         os.kill(workers[0].pid, signal.SIGKILL)
         workers[0].join(5)

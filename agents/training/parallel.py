@@ -18,9 +18,10 @@ Settings act on every block: ``set_attr`` (all tables, as for ``SelfPlayVecEnv``
 ``env_method`` (``set_snapshots``, ...) are sent to each part, and ``get_attr``/``env_method``
 give every index its block's answer; ``env_method("action_masks")`` answers per table from the
 masks gathered with the last observations. An exception in a worker is raised again in this
-process, its message noting the worker and its tables, the worker's traceback chained as the
-cause; a worker that dies is a ``RuntimeError`` naming it and its exit code. ``close`` ends the
-workers.
+process once every part has answered (the blocks that did not fail have done the request:
+reset or close the env after an error), its message noting the worker and its tables, the worker's
+traceback chained as the cause; a worker that dies is a ``RuntimeError`` naming it and its
+exit code. ``close`` ends the workers.
 """
 
 from __future__ import annotations
@@ -133,12 +134,19 @@ class _Local:
     def __init__(self, make: Callable[..., VecEnv], kwargs: dict[str, Any]) -> None:
         self.env = make(**kwargs)
         self._result: Any = None
+        self._error: Exception | None = None
 
     def send(self, command: str, payload: Any) -> None:
-        self._result = _serve(self.env, command, payload)
+        # An error is kept for recv, like a worker's, so the workers' answers are read first.
+        try:
+            self._result = _serve(self.env, command, payload)
+        except Exception as error:
+            self._error = error
 
     def recv(self) -> Any:
-        result, self._result = self._result, None
+        result, self._result, error, self._error = self._result, None, self._error, None
+        if error is not None:
+            raise error
         return result
 
     def close(self) -> None:
@@ -259,7 +267,17 @@ class ParallelVecEnv(VecEnv):
             raise RuntimeError("the parallel vector env is closed")
         for part, payload in reversed(list(zip(self._parts, payloads, strict=True))):
             part.send(command, payload)
-        return [part.recv() for part in self._parts]
+        # Every answer is read before an error is raised: one left in a pipe would be taken
+        # for the answer to the next request.
+        answers, errors = [], []
+        for part in self._parts:
+            try:
+                answers.append(part.recv())
+            except Exception as error:
+                errors.append(error)
+        if errors:
+            raise errors[0]
+        return answers
 
     def _blocks(self, array: np.ndarray) -> list[np.ndarray]:
         return [array[a:b] for a, b in zip(self.starts[:-1], self.starts[1:], strict=True)]
