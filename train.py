@@ -44,12 +44,14 @@ from sb3_contrib import MaskablePPO
 from agents.policy import ModelFileError, NumpyPolicy, load_policy, save_policy
 from agents.training.callbacks import (
     SelfPlayCallback,
+    TorchThreads,
     load_model,
     load_pool,
     pool_path,
 )
 from agents.training.games import training_game
 from agents.training.imitation import behaviour_clone, imitation_data, table_imitation_data
+from agents.training.parallel import ParallelVecEnv
 from agents.training.selfplay import SelfPlayVecEnv, parse_pool_weights
 from agents.training.table_selfplay import TableSelfPlayVecEnv
 
@@ -187,7 +189,14 @@ class Args:
     """Show a progress bar."""
 
     torch_threads: int = 1
-    """Torch threads of the learner process."""
+    """Torch threads of the learner process while it plays (its forward passes)."""
+
+    update_threads: int = 1
+    """Torch threads of the PPO update (the rollout workers wait for it)."""
+
+    rollout_workers: int = 1
+    """Processes that step the tables, this one included: each plays its share of
+    --num-tables, in parallel (1: every table in this process)."""
 
 
 # Each game's defaults where Boon's do not fit. B.O.N and BOYN step their tables in Python, a few
@@ -241,6 +250,11 @@ def check_args(args: Args) -> None:
     if args.max_turns < 0 or (args.max_turns and args.game != "boyn"):
         raise ValueError(f"--max-turns is a BOYN turn limit >= 1 (or 0), got {args.max_turns}")
     parse_pool_weights(args.pool_weights)
+    if not 1 <= args.rollout_workers <= args.num_tables:
+        raise ValueError(
+            f"--rollout-workers must be between 1 and --num-tables ({args.num_tables}), "
+            f"got {args.rollout_workers}"
+        )
     if not all(part.strip().isdigit() for part in args.net_arch.split(",")):
         raise ValueError(f"--net-arch must be layer sizes like 256,256, got {args.net_arch!r}")
     if args.resume and not Path(args.resume).is_file():
@@ -283,9 +297,14 @@ def main(args: Args) -> Path:
         "seed": args.seed,
     }
     if game.name == "boon":
-        envs = SelfPlayVecEnv(**tables, shaping=args.shaping, pick_assist=args.pick_assist_start)
+        make, settings = SelfPlayVecEnv, {"shaping": args.shaping}
+        settings["pick_assist"] = args.pick_assist_start
     else:
-        envs = TableSelfPlayVecEnv(game, **tables, env_config=env_config)
+        make, settings = TableSelfPlayVecEnv, {"game": game, "env_config": env_config}
+    if args.rollout_workers > 1:
+        envs = ParallelVecEnv(make, **tables, **settings, parts=args.rollout_workers)
+    else:
+        envs = make(**tables, **settings)
 
     # The agent: MaskablePPO with separate actor and critic MLPs, or a checkpoint resumed.
     snapshots = []
@@ -365,7 +384,7 @@ def main(args: Args) -> Path:
     start, cpu_start = time.time(), time.process_time()
     model.learn(
         total_timesteps=remaining,
-        callback=callback,
+        callback=[callback, TorchThreads(args.torch_threads, args.update_threads)],
         tb_log_name="tensorboard",
         reset_num_timesteps=not args.resume,
         progress_bar=args.progress_bar,

@@ -3,6 +3,7 @@
     python benchmarks/bench_train.py                 # default configuration, 163,840 decisions
     python benchmarks/bench_train.py --json          # {"learner_decisions_per_second": x, ...}
     python benchmarks/bench_train.py --timesteps 327680 --no-eval
+    python benchmarks/bench_train.py --json --rollout-workers 2 --update-threads 2   # two cores
 
 The figure is total learner decisions / wall time of ``model.learn`` (rollouts from the batched
 engine, the PPO updates, the periodic quick evaluations and checkpoints of the default
@@ -10,7 +11,8 @@ configuration); the one-off imitation warm start and the final arena are exclude
 separately. The machine's load (``os.getloadavg``, what ``uptime`` shows) is printed with it:
 other processes on the same cores lower the figure. ``learner_decisions_per_cpu_second`` divides
 by the CPU seconds the process spent in ``model.learn`` instead: steadier on a shared machine,
-and the same as the wall figure on a quiet one (the default run uses one thread at a time).
+and the same as the wall figure on a quiet one (the default run uses one thread at a time); it
+counts the main process only, not the rollout workers of ``--rollout-workers``.
 """
 
 from __future__ import annotations
@@ -36,6 +38,10 @@ def main() -> None:
     parser.add_argument("--no-eval", action="store_true", help="no quick evals or checkpoints")
     parser.add_argument("--num-players", type=int, default=4, help="3, 4 or 5")
     parser.add_argument("--bc-rounds", type=int, default=None, help="warm start rounds")
+    parser.add_argument("--rollout-workers", type=int, default=None, help="processes stepping")
+    parser.add_argument("--torch-threads", type=int, default=None, help="torch threads")
+    parser.add_argument("--update-threads", type=int, default=None, help="PPO update threads")
+    parser.add_argument("--n-epochs", type=int, default=None, help="PPO epochs per update")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     options = parser.parse_args()
     with tempfile.TemporaryDirectory() as runs:
@@ -46,8 +52,15 @@ def main() -> None:
             progress_bar=False,
             runs_dir=runs,
         )
-        if options.bc_rounds is not None:
-            args.bc_rounds = options.bc_rounds
+        for key in (
+            "bc_rounds",
+            "rollout_workers",
+            "torch_threads",
+            "update_threads",
+            "n_epochs",
+        ):
+            if getattr(options, key) is not None:
+                setattr(args, key, getattr(options, key))
         if options.no_eval:
             args.eval_every = 0
             args.checkpoint_every = 0
@@ -82,6 +95,8 @@ def main() -> None:
                 "net_arch",
                 "pool_weights",
                 "torch_threads",
+                "update_threads",
+                "rollout_workers",
                 "eval_every",
                 "checkpoint_every",
             )

@@ -81,6 +81,7 @@ def test_train_runs_and_its_model_plays_in_the_arena(tmp_path: Path) -> None:
 
 
 def test_resume_continues_from_a_checkpoint(tmp_path: Path) -> None:
+    # The resumed run plays its tables in two processes, its PPO update on two threads.
     _, first = _train(tmp_path / "a", "--total-timesteps", "256", "--arena-deals", "0")
     checkpoint = first / "checkpoints" / "model_256.zip"
     assert checkpoint.is_file()
@@ -95,6 +96,10 @@ def test_resume_continues_from_a_checkpoint(tmp_path: Path) -> None:
         "0",
         "--resume",
         str(checkpoint),
+        "--rollout-workers",
+        "2",
+        "--update-threads",
+        "2",
     )
     summary = json.loads((second / "summary.json").read_text())
     assert summary["learner_decisions"] == 512
@@ -192,7 +197,12 @@ def test_help_lists_every_flag_with_help() -> None:
 
 
 def test_a_bad_flag_value_is_one_line() -> None:
-    for flags in (["--num-players", "6"], ["--pool-weights", "self=x"], ["--net-arch", "a,b"]):
+    for flags in (
+        ["--num-players", "6"],
+        ["--pool-weights", "self=x"],
+        ["--net-arch", "a,b"],
+        ["--rollout-workers", "0"],
+    ):
         result = subprocess.run(
             [sys.executable, str(ROOT / "train.py"), *flags],
             capture_output=True,

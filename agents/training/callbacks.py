@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import torch
 from stable_baselines3.common.callbacks import BaseCallback
 
 from agents.arena import match
@@ -178,6 +179,26 @@ class SelfPlayCallback(BaseCallback):
         self.model.save(path)
         save_pool(pool_path(path), self.snapshots, self.num_players, self.game.name)
         return path
+
+
+class TorchThreads(BaseCallback):
+    """Torch's threads per phase: ``rollout`` threads while the tables are played (the rollout
+    workers need the other cores then), ``update`` threads for the PPO update (the workers wait
+    for it)."""
+
+    def __init__(self, rollout: int, update: int) -> None:
+        super().__init__()
+        self.rollout = rollout
+        self.update = update
+
+    def _on_rollout_start(self) -> None:
+        torch.set_num_threads(self.rollout)
+
+    def _on_rollout_end(self) -> None:
+        torch.set_num_threads(self.update)
+
+    def _on_step(self) -> bool:
+        return True
 
 
 def _round_means(rounds: list[dict[str, Any]], value_name: str) -> dict[str, float]:
