@@ -58,6 +58,11 @@ from agents.training.table_selfplay import TableSelfPlayVecEnv
 GAMES = ("boon", "bon", "boyn")
 
 
+# The default run uses two cores where there are two: the tables split between two processes,
+# and the PPO update on two torch threads (docs/training.md, "Two cores").
+_TWO_CORES = min(2, os.cpu_count() or 1)
+
+
 @dataclass
 class Args:
     """Train a player by self-play (every field is a ``--flag``; ``--help`` lists them)."""
@@ -91,7 +96,7 @@ class Args:
     batch_size: int = 1024
     """Minibatch size of the PPO update."""
 
-    n_epochs: int = 2
+    n_epochs: int = 1
     """Passes over each rollout in the PPO update."""
 
     learning_rate: float = 2e-4
@@ -191,10 +196,10 @@ class Args:
     torch_threads: int = 1
     """Torch threads of the learner process while it plays (its forward passes)."""
 
-    update_threads: int = 1
+    update_threads: int = _TWO_CORES
     """Torch threads of the PPO update (the rollout workers wait for it)."""
 
-    rollout_workers: int = 1
+    rollout_workers: int = _TWO_CORES
     """Processes that step the tables, this one included: each plays its share of
     --num-tables, in parallel (1: every table in this process)."""
 

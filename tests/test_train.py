@@ -33,6 +33,8 @@ TINY = [
     "--eval-deals", "2",
     "--checkpoint-every", "2",
     "--arena-workers", "1",
+    "--rollout-workers", "1",
+    "--update-threads", "1",
     "--no-progress-bar",
 ]  # fmt: skip
 
