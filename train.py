@@ -59,7 +59,7 @@ GAMES = ("boon", "bon", "boyn")
 
 
 # The default run uses two cores where there are two: the tables split between two processes,
-# and the PPO update on two torch threads (docs/training.md, "Two cores").
+# and the PPO update on two torch threads (docs/training.md, "Throughput").
 _TWO_CORES = min(2, os.cpu_count() or 1)
 
 
