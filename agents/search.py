@@ -105,9 +105,12 @@ class SearchParams:
         return "ppo" in (self.inference, self.rollout)
 
 
-# The ``expert`` spec: the settings chosen by measurement (docs/agents.md, "Search that reads
-# the play") as the strongest within 0.1 s a decision on one core.
-EXPERT = SearchParams(samples=32, inference="ppo", rollout="ppo", candidates=200)
+# The ``expert`` spec, per table size: the settings chosen by measurement (docs/agents.md,
+# "Search that reads the play") as the strongest within 0.1 s a decision on one core. At 5
+# players the shipped policy is too weak a model of the play and of the playouts (reading search
+# lost to plain search there), so the budget goes to more uniform samples.
+_READING = SearchParams(samples=32, inference="ppo", rollout="ppo", candidates=200)
+EXPERT: dict[int, SearchParams] = {3: _READING, 4: _READING, 5: SearchParams(samples=64)}
 
 
 def search_action(

@@ -6,7 +6,7 @@
 | ``heuristic`` or ``heuristic:pick_threshold_4p=5,win_points=2`` | :class:`~agents.heuristic.HeuristicAgent` with named parameters |
 | ``search`` or ``search:samples=50,points_weight=0.1`` | :class:`~agents.search.SearchAgent` |
 | ``search:samples=16,inference=ppo,rollout=ppo`` | the search that reads the play (:mod:`agents.inference`; ``inference=none``, ``rollout=heuristic`` by default) |
-| ``expert`` | the strongest player within 0.1 s a decision: :data:`~agents.search.EXPERT` search |
+| ``expert`` | the strongest player within 0.1 s a decision: :data:`~agents.search.EXPERT` search for the table size |
 | ``heuristic`` with ``game="boyn"`` | :class:`~agents.boyn_heuristic.BoynHeuristicAgent` (BOYN: ``random``, ``heuristic`` and ``ppo``) |
 | ``ppo`` or ``ppo:path/to/model.npz`` | :class:`~agents.trained.PPOAgent` (bare ``ppo``: the shipped model for the table size; a ``.zip`` of stable-baselines3 is unpickled: trusted files only) |
 | ``blind:SPEC``, ``cautious:K:SPEC``, ``bold:K:SPEC`` | :class:`~agents.holdings.HoldingBidder`: SPEC bidding by its Victory Cards (game mode) |
@@ -82,7 +82,7 @@ def _search(spec: str, arg: str, seed: int | None, num_players: int) -> Agent:
 def _expert(spec: str, arg: str, seed: int | None, num_players: int) -> Agent:
     if arg:
         raise ValueError(f"agent spec {spec!r}: 'expert' takes no parameters")
-    return SearchAgent(EXPERT, seed=seed, name=spec, num_players=num_players)
+    return SearchAgent(EXPERT[num_players], seed=seed, name=spec, num_players=num_players)
 
 
 def _ppo(game: str) -> Callable[[str, str, int | None, int], Agent]:

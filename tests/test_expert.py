@@ -89,9 +89,17 @@ def test_reading_search_is_reproducible_under_a_seed(tmp_path: Path) -> None:
 
 def test_expert_plays_the_shipped_model_for_its_table() -> None:
     agent = make_agent("expert", seed=0, num_players=4)
-    assert agent.params == EXPERT and agent.name == "expert"
+    assert agent.params == EXPERT[4] and agent.name == "expert"
+    assert agent.params.inference == agent.params.rollout == "ppo"
     assert agent.policy is not None
     _play(4, [agent] + [make_agent("ppo", num_players=4) for _ in range(3)], seed=2)
+
+
+def test_expert_at_five_players_is_plain_search_with_more_samples() -> None:
+    agent = make_agent("expert", seed=0, num_players=5)
+    assert agent.params == EXPERT[5] == SearchParams(samples=64)
+    assert agent.policy is None
+    _play(5, [agent] + [make_agent("heuristic", num_players=5) for _ in range(4)], seed=2)
 
 
 # ------------------------------------------------------------------------------- play log
