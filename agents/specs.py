@@ -82,6 +82,8 @@ def _search(spec: str, arg: str, seed: int | None, num_players: int) -> Agent:
 def _expert(spec: str, arg: str, seed: int | None, num_players: int) -> Agent:
     if arg:
         raise ValueError(f"agent spec {spec!r}: 'expert' takes no parameters")
+    if num_players not in EXPERT:
+        raise ValueError(f"'expert' plays {tuple(EXPERT)} players, not {num_players}")
     return SearchAgent(EXPERT[num_players], seed=seed, name=spec, num_players=num_players)
 
 

@@ -222,6 +222,12 @@ def test_bad_search_specs_raise_one_line_errors(spec: str, message: str) -> None
     assert "\n" not in str(error.value)
 
 
+def test_expert_at_an_unknown_table_size_is_a_one_line_error() -> None:
+    with pytest.raises(ValueError, match=r"'expert' plays \(3, 4, 5\) players, not 6") as error:
+        make_agent("expert", num_players=6)
+    assert "\n" not in str(error.value)
+
+
 def test_spec_parameters_reach_the_search() -> None:
     agent = make_agent("search:samples=5,inference=ppo,rollout=heuristic,epsilon=0.2")
     assert agent.params == SearchParams(samples=5, inference="ppo", epsilon=0.2)
