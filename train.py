@@ -255,6 +255,12 @@ def check_args(args: Args) -> None:
     if args.max_turns < 0 or (args.max_turns and args.game != "boyn"):
         raise ValueError(f"--max-turns is a BOYN turn limit >= 1 (or 0), got {args.max_turns}")
     parse_pool_weights(args.pool_weights)
+    for flag, threads in (
+        ("--torch-threads", args.torch_threads),
+        ("--update-threads", args.update_threads),
+    ):
+        if threads < 1:
+            raise ValueError(f"{flag} must be >= 1, got {threads}")
     if not 1 <= args.rollout_workers <= args.num_tables:
         raise ValueError(
             f"--rollout-workers must be between 1 and --num-tables ({args.num_tables}), "

@@ -204,6 +204,8 @@ def test_a_bad_flag_value_is_one_line() -> None:
         ["--pool-weights", "self=x"],
         ["--net-arch", "a,b"],
         ["--rollout-workers", "0"],
+        ["--update-threads", "0"],
+        ["--torch-threads", "-1"],
     ):
         result = subprocess.run(
             [sys.executable, str(ROOT / "train.py"), *flags],
