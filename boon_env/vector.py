@@ -315,6 +315,46 @@ class VectorBoon:
         given = self._check_deals(deals) if deals is not None else None
         if seed is not None:
             self._rng = np.random.default_rng(seed)
+        return self._deal_tables(given)
+
+    def reset_deals(
+        self, deals: Sequence[Deal], dealers: Sequence[int]
+    ) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
+        """:meth:`reset` from one :class:`~boon_env.rules.Deal` (bitmasks) and one dealer per
+        table: for callers that hold deals as bitmasks already (a search replaying many sampled
+        deals), with no card lists to build and read back.
+
+        Raises:
+            ValueError: not one deal and one dealer per table, a deal that is not a partition of
+                the deck into hands and a Boon of the right sizes, or a dealer that is not a
+                seat (naming the table); the engine is then left as it was.
+        """
+        b, n = self.num_tables, self.num_players
+        if len(deals) != b or len(dealers) != b:
+            raise ValueError(
+                f"got {len(deals)} deals and {len(dealers)} dealers, expected {b} of each "
+                "(one per table)"
+            )
+        for table, (deal, dealer) in enumerate(zip(deals, dealers, strict=True)):
+            if not isinstance(deal, Deal):
+                raise ValueError(f"deals[{table}] must be a Deal, got {deal!r}")
+            try:
+                deal.check(self.config)
+            except ValueError as error:
+                raise ValueError(f"deals[{table}]: {error}") from None
+            if isinstance(dealer, bool) or not isinstance(dealer, (int, np.integer)):
+                raise ValueError(f"dealers[{table}] must be a seat 0-{n - 1}, got {dealer!r}")
+            if not 0 <= dealer < n:
+                raise ValueError(f"dealers[{table}] must be a seat 0-{n - 1}, got {dealer!r}")
+        hands = np.array([deal.hands for deal in deals], dtype=np.int64).reshape(b, n)
+        boon = np.array([deal.boon for deal in deals], dtype=np.int64)
+        return self._deal_tables((hands, boon, np.asarray(dealers, dtype=np.int64)))
+
+    def _deal_tables(
+        self, given: tuple[np.ndarray, np.ndarray, np.ndarray] | None
+    ) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
+        """Start every table's first round from ``given`` ``(hands, boon, dealers)``, or from
+        the generator."""
         b, n = self.num_tables, self.num_players
         self._phase = np.empty(b, dtype=np.int8)
         self._current = np.empty(b, dtype=np.int64)

@@ -473,6 +473,48 @@ def test_bad_deals_are_refused_naming_the_table_and_change_nothing(
     assert public_state(venv) == before
 
 
+def test_reset_deals_starts_the_same_rounds_as_reset_from_card_lists() -> None:
+    config = GameConfig(num_players=4)
+    deals = [Deal.from_cards(config, d["hands"], d["boon"]) for d in good_deals()]
+    dealers = [d["dealer"] for d in good_deals()]
+    by_lists, by_masks = fresh(4, 3), fresh(4, 3)
+    expected = by_lists.reset(deals=good_deals())
+    got = by_masks.reset_deals(deals, dealers)
+    assert all(np.array_equal(a, b) for a, b in zip(expected, got, strict=True))
+    assert public_state(by_masks) == public_state(by_lists)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"count": 2}, "got 2 deals and 3 dealers, expected 3 of each"),
+        ({"deal": "deal"}, r"deals\[1\] must be a Deal"),
+        ({"boon": 0}, r"deals\[1\]: deal boon has 0 cards, expected 4"),
+        ({"dealer": 4}, r"dealers\[1\] must be a seat 0-3"),
+        ({"dealer": True}, r"dealers\[1\] must be a seat 0-3"),
+    ],
+)
+def test_bad_bitmask_deals_are_refused_naming_the_table_and_change_nothing(
+    change: dict[str, Any], message: str
+) -> None:
+    config = GameConfig(num_players=4)
+    deals: list[Any] = [Deal.from_cards(config, d["hands"], d["boon"]) for d in good_deals()]
+    dealers: list[Any] = [d["dealer"] for d in good_deals()]
+    if "count" in change:
+        deals = deals[: change["count"]]
+    if "deal" in change:
+        deals[1] = change["deal"]
+    if "boon" in change:
+        deals[1] = Deal(deals[1].hands, change["boon"])
+    if "dealer" in change:
+        dealers[1] = change["dealer"]
+    venv = fresh(4, 3)
+    before = public_state(venv)
+    with pytest.raises(ValueError, match=message):
+        venv.reset_deals(deals, dealers)
+    assert public_state(venv) == before
+
+
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
