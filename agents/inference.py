@@ -10,7 +10,7 @@ picker's cards were the Boon) given the observed public actions ``a_1..a_T`` is
 
     P(d | a) ∝ P(d) * prod_t q(a_t | o_t(d))
 
-where ``P(d)`` is uniform over the consistent deals (what :func:`agents.search.sample_round`
+where ``P(d)`` is uniform over the consistent deals (what :func:`agents.search.sample_hidden`
 draws), ``o_t(d)`` is the observation the acting seat had at step ``t`` if ``d`` was the deal
 (rebuilt by replaying the round on the engine), and ``q`` is the trembling-hand model
 
@@ -49,37 +49,39 @@ import numpy as np
 from agents.history import PlayLog
 from agents.policy import NumpyPolicy
 from agents.view import View
-from boon_env.rules import NUM_ACTIONS, TOTAL_POINTS, Round, cards_of, mask_of
+from boon_env.rules import NUM_ACTIONS, TOTAL_POINTS, Deal, cards_of, mask_of
 from boon_env.vector import VectorBoon
 
 # A candidate deal as dealt: the hands, the Boon, and the picker's buried cards (0 without).
-Deal = tuple[tuple[int, ...], int, int]
+Candidate = tuple[tuple[int, ...], int, int]
 
 
-def dealt(view: View, state: Round, rng: np.random.Generator) -> Deal:
-    """The deal a sampled round ``state`` (from :func:`agents.search.sample_round`) started
-    from: each hand with the cards it has played, and the picker's cards split back into its
-    hand and the Boon. The picker's own view knows the Boon; for anyone else the split is
-    uniform (every split is equally likely under a uniform deal)."""
-    hands = [held | played for held, played in zip(state.hands, view.played, strict=True)]
+def dealt(view: View, hands: Sequence[int], pile: int, rng: np.random.Generator) -> Candidate:
+    """The deal that sampled hidden cards (:func:`agents.search.sample_hidden`: the hands and
+    the pile ``view.me`` cannot see) started from: each hand with the cards it has played, and
+    the picker's cards split back into its hand and the Boon. The picker's own view knows the
+    Boon; for anyone else the split is uniform (every split is equally likely under a uniform
+    deal)."""
+    dealt_hands = [held | played for held, played in zip(hands, view.played, strict=True)]
     picker = view.picker
-    if picker is None:
-        return tuple(hands), state.boon, 0
-    size = state.config.boon_size
-    held = hands[picker] | state.discards
+    if picker is None:  # the pile is the Boon
+        return tuple(dealt_hands), pile, 0
+    discards = view.discards if picker == view.me else pile
+    held = dealt_hands[picker] | discards
     if picker == view.me:
         boon = view.boon
     else:
         cards = cards_of(held)
-        boon = mask_of([cards[i] for i in rng.choice(len(cards), size, replace=False)])
-    hands[picker] = held & ~boon
-    return tuple(hands), boon, state.discards
+        chosen = rng.choice(len(cards), view.boon_size, replace=False)
+        boon = mask_of([cards[i] for i in chosen])
+    dealt_hands[picker] = held & ~boon
+    return tuple(dealt_hands), boon, discards
 
 
 def replay(
     view: View,
     log: PlayLog,
-    deals: Sequence[Deal],
+    deals: Sequence[Candidate],
     model: PlayerModel | None = None,
 ) -> tuple[VectorBoon, np.ndarray]:
     """One engine table per deal, each replayed to the moment of ``view``: the public actions
@@ -87,15 +89,11 @@ def replay(
     ``model``, each deal's log-likelihood ``sum log q`` of the other seats' choices (see the
     module docstring; zeros without a model)."""
     venv = VectorBoon(len(deals), view.num_players, seed=0, observations=False)
-    venv.reset(
-        deals=[
-            {"hands": [cards_of(h) for h in hands], "boon": cards_of(boon), "dealer": view.dealer}
-            for hands, boon, _ in deals
-        ]
-    )
+    venv.reset_deals([Deal(hands, boon) for hands, boon, _ in deals], [view.dealer] * len(deals))
     log_weights = np.zeros(len(deals))
+    bid_weight = model.bid_weight if model is not None else 0.0
     for seat, action in log.pick_actions(view):
-        _play(venv, model if seat != view.me else None, action, log_weights)
+        _play(venv, model if seat != view.me else None, action, log_weights, bid_weight)
     if view.picker is not None:
         _bury(venv, np.array([discards for _, _, discards in deals]))
     for seat, card in log.play_actions(view):
@@ -105,12 +103,17 @@ def replay(
 
 class PlayerModel:
     """The trembling-hand model ``q`` of the other seats: the policy's masked softmax at
-    ``temperature``, mixed with uniform play with weight ``epsilon``."""
+    ``temperature``, mixed with uniform play with weight ``epsilon``. The passes and the pick
+    count with the exponent ``bid_weight`` (0: ignored), for opponents whose bidding is less
+    like the policy's than their card play."""
 
-    def __init__(self, policy: NumpyPolicy, epsilon: float, temperature: float) -> None:
+    def __init__(
+        self, policy: NumpyPolicy, epsilon: float, temperature: float, bid_weight: float = 1.0
+    ) -> None:
         self.policy = policy
         self.epsilon = epsilon
         self.temperature = temperature
+        self.bid_weight = bid_weight
 
     def probabilities(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """``pi_T``: the policy's probability of each action (0 where ``masks`` is false)."""
@@ -128,11 +131,15 @@ class PlayerModel:
 
 
 def _play(
-    venv: VectorBoon, model: PlayerModel | None, action: int, log_weights: np.ndarray
+    venv: VectorBoon,
+    model: PlayerModel | None,
+    action: int,
+    log_weights: np.ndarray,
+    weight: float = 1.0,
 ) -> None:
     """Every table takes the same public ``action``; with a model, the tables where the acting
-    seat had a choice add ``log q`` of it."""
-    if model is not None:
+    seat had a choice add ``weight * log q`` of it."""
+    if model is not None and weight:
         legal = venv.legal
         rows = np.flatnonzero(legal & (legal - 1))
         if rows.size:
@@ -140,7 +147,7 @@ def _play(
             chosen = np.zeros_like(masks)
             chosen[:, action] = True
             probabilities = model.probabilities(venv.observe(rows), masks)
-            log_weights[rows] += np.log(model.chance(probabilities, masks, chosen))
+            log_weights[rows] += weight * np.log(model.chance(probabilities, masks, chosen))
     venv.step(np.full(venv.num_tables, action))
 
 

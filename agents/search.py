@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from math import comb
 
@@ -50,6 +50,7 @@ _ALL_SUITS = (1 << _NUM_SUITS) - 1
 
 INFERENCES = ("none", "ppo")
 ROLLOUTS = ("heuristic", "ppo")
+BIDS = ("search", "ppo")
 
 
 @dataclass(frozen=True)
@@ -66,6 +67,15 @@ class SearchParams:
         candidates: uniform deals drawn per decision before resampling (``inference=ppo``).
         epsilon: weight of uniform play in the player model (keeps every deal possible).
         temperature: softmax temperature of the player model (> 1 flattens the policy).
+        bid: who takes the pick-or-pass decisions: ``"search"`` (the search, like every other
+            decision) or ``"ppo"`` (the policy's own choice, greedy); the discards and the
+            card play are searched either way.
+        bid_samples: samples for the pick-or-pass decision (0: ``samples``); ``candidates``
+            grow in proportion. A pick decision has two actions and little history to replay,
+            so it costs a fraction of a card-play decision at the same samples.
+        bid_weight: how much the passes and the pick count in the likelihood of a deal
+            (``inference=ppo``): an exponent on their factors, 1 counts them fully, 0 ignores
+            them (opponents who bid unlike the policy, but play their cards much like it).
         margin: how sure the search must be to overrule its default move (the rollout
             player's own choice): another action is played only when its mean advantage over
             the default, paired over the samples, exceeds ``margin`` standard errors (0: any
@@ -80,6 +90,9 @@ class SearchParams:
     candidates: int = 100
     epsilon: float = 0.1
     temperature: float = 1.0
+    bid: str = "search"
+    bid_samples: int = 0
+    bid_weight: float = 1.0
     margin: float = 0.0
     model: str = ""
 
@@ -96,13 +109,19 @@ class SearchParams:
             raise ValueError(f"epsilon must be between 0 and 1, got {self.epsilon!r}")
         if not self.temperature > 0:
             raise ValueError(f"temperature must be > 0, got {self.temperature!r}")
+        if type(self.bid_samples) is not int or self.bid_samples < 0:
+            raise ValueError(f"bid_samples must be an integer >= 0, got {self.bid_samples!r}")
+        if self.bid not in BIDS:
+            raise ValueError(f"bid must be one of {BIDS}, got {self.bid!r}")
+        if not 0 <= self.bid_weight <= 1:
+            raise ValueError(f"bid_weight must be between 0 and 1, got {self.bid_weight!r}")
         if not self.margin >= 0:
             raise ValueError(f"margin must be >= 0, got {self.margin!r}")
 
     @property
     def uses_policy(self) -> bool:
         """Whether the policy plays a part (inference or playouts)."""
-        return "ppo" in (self.inference, self.rollout)
+        return "ppo" in (self.inference, self.rollout, self.bid)
 
 
 # The ``expert`` spec, per table size: the settings chosen by measurement (docs/agents.md,
@@ -225,20 +244,21 @@ def reading_outcomes(
     """:func:`sampled_outcomes` with the deals weighted by the play (``params.inference``)
     and the playouts by ``params.rollout``; ``log`` must hold the round's tricks so far."""
     inferring = params.inference == "ppo"
-    states = [
-        sample_round(view, rng) for _ in range(params.candidates if inferring else params.samples)
+    hidden = [
+        sample_hidden(view, rng) for _ in range(params.candidates if inferring else params.samples)
     ]
-    deals = [dealt(view, state, rng) for state in states]
+    deals = [dealt(view, hands, pile, rng) for hands, pile in hidden]
     if inferring:
-        model = PlayerModel(policy, params.epsilon, params.temperature)
+        model = PlayerModel(policy, params.epsilon, params.temperature, params.bid_weight)
         _, log_weights = replay(view, log, deals, model)
         kept, counts = np.unique(resample(log_weights, params.samples, rng), return_counts=True)
     else:
-        kept, counts = np.arange(len(states)), np.ones(len(states), dtype=np.int64)
+        kept, counts = np.arange(len(hidden)), np.ones(len(hidden), dtype=np.int64)
     actions = actions_of(legal)
     weights = counts.astype(float)
     if params.rollout == "heuristic":
-        return playout_outcomes([states[i] for i in kept], weights, actions, rollout, params)
+        states = [round_of(view, *hidden[i]) for i in kept]
+        return playout_outcomes(states, weights, actions, rollout, params)
     venv, _ = replay(view, log, [deals[i] for i in kept] * len(actions))
     values = policy_values(venv, actions, view.me, policy, params.points_weight)
     return Outcomes(tuple(actions), values, weights)
@@ -272,17 +292,27 @@ def sample_round(view: View, rng: np.random.Generator) -> Round:
     cards dealt to the other hands and to whatever pile ``view.me`` cannot see (the Boon, or
     the picker's discards), no seat getting a suit it has shown it lacks (see
     :func:`deal_hidden`)."""
-    n, me = view.num_players, view.me
+    return round_of(view, *sample_hidden(view, rng))
+
+
+def sample_hidden(view: View, rng: np.random.Generator) -> tuple[list[int], int]:
+    """The cards of :func:`sample_round` without the round: every seat's hand (``view.me``'s
+    own) and the pile ``view.me`` cannot see."""
+    n = view.num_players
     # Seats that revealed a void cannot hold that suit; the pile (index n) takes anything.
     suits = [_ALL_SUITS & ~view.voids[seat] for seat in range(n)] + [_ALL_SUITS]
     hidden = deal_hidden(view.unseen(), suits, _hidden_sizes(view), rng)
     hands = list(hidden[:n])
-    hands[me] = view.hand
-    pile = hidden[n]
-    picker = view.picker
+    hands[view.me] = view.hand
+    return hands, hidden[n]
+
+
+def round_of(view: View, hands: list[int], pile: int) -> Round:
+    """The round ``view`` shows with the hidden cards of :func:`sample_hidden`."""
+    picker, me = view.picker, view.me
     in_pile_boon = picker is None  # before a pick and in a Leaster the pile is the Boon
     return Round.from_hidden_state(
-        CONFIGS[n],
+        CONFIGS[view.num_players],
         dealer=view.dealer,
         hands=hands,
         boon=pile if in_pile_boon else view.boon,
@@ -457,8 +487,9 @@ class SearchAgent:
         """
         legal = legal_bits(action_mask)
         view = View.from_observation(observation)
+        params = self._params_for(view)
         if self.policy is None:
-            return search_action(view, legal, self.params, self.rollout, self._rng)
+            return search_action(view, legal, params, self.rollout, self._rng)
         if view.num_players != self.num_players:
             raise ValueError(
                 f"{self.name}: its policy is for {self.num_players} players, the table has "
@@ -468,16 +499,26 @@ class SearchAgent:
         actions = actions_of(legal)
         if len(actions) == 1:
             return actions[0]
+        if view.phase is Phase.PICK and self.params.bid == "ppo":
+            return self.policy.greedy(observation, action_mask)
         if not log.complete:
-            return search_action(view, legal, self.params, self.rollout, self._rng)
-        outcomes = reading_outcomes(
-            view, legal, log, self.params, self.policy, self.rollout, self._rng
-        )
+            return search_action(view, legal, params, self.rollout, self._rng)
+        outcomes = reading_outcomes(view, legal, log, params, self.policy, self.rollout, self._rng)
         if self.params.rollout == "ppo":
             default = self.policy.greedy(observation, action_mask)
         else:
             default = choose(view, legal, self.rollout)
         return outcomes.best(default, self.params.margin)
+
+    def _params_for(self, view: View) -> SearchParams:
+        """The settings of this decision: ``bid_samples`` in the pick phase."""
+        params = self.params
+        if view.phase is not Phase.PICK or not params.bid_samples:
+            return params
+        scale = params.bid_samples / params.samples
+        return replace(
+            params, samples=params.bid_samples, candidates=round(params.candidates * scale)
+        )
 
     def _follow(self, view: View) -> PlayLog:
         """The log of the round ``view`` is in, brought up to date. Logs are kept by the

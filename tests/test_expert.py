@@ -12,9 +12,9 @@ from agents.arena import boon_deal_options
 from agents.history import PlayLog
 from agents.inference import PlayerModel, dealt, replay, resample
 from agents.policy import NumpyPolicy, save_policy
-from agents.search import EXPERT, Outcomes, SearchAgent, SearchParams, sample_round
+from agents.search import EXPERT, Outcomes, SearchAgent, SearchParams, sample_hidden
 from agents.specs import make_agent
-from agents.trained import default_model
+from agents.trained import PPOAgent, default_model
 from agents.view import CONFIGS, View
 from boon_env import boon_v0
 from boon_env.encoding import OBS_SIZE
@@ -172,7 +172,7 @@ def test_deals_that_contradict_a_deterministic_player_get_tiny_weight(n: int) ->
     policy = _highest_action_policy()
     view, log = _mid_round(policy, n, seed=n)
     rng = np.random.default_rng(0)
-    deals = [dealt(view, sample_round(view, rng), rng) for _ in range(60)]
+    deals = [dealt(view, *sample_hidden(view, rng), rng) for _ in range(60)]
     venv, log_weights = replay(view, log, deals, PlayerModel(policy, 1e-6, 1.0))
     consistent = np.array([_consistent(view, log, deal) for deal in deals])
     assert consistent.any() and not consistent.all()
@@ -187,10 +187,25 @@ def test_deals_that_contradict_a_deterministic_player_get_tiny_weight(n: int) ->
     assert consistent[resample(log_weights, 50, rng)].all()
 
 
+def test_bid_weight_scales_what_the_passes_and_the_pick_say() -> None:
+    policy = PPOAgent(default_model(4), num_players=4).policy  # bids by its hand
+    view, log = _mid_round(_highest_action_policy(), 4, seed=4)
+    rng = np.random.default_rng(1)
+    deals = [dealt(view, *sample_hidden(view, rng), rng) for _ in range(60)]
+
+    def log_weights(bid_weight: float) -> np.ndarray:
+        return replay(view, log, deals, PlayerModel(policy, 0.1, 1.0, bid_weight))[1]
+
+    full, half, none = log_weights(1.0), log_weights(0.5), log_weights(0.0)
+    bids = full - none  # the pick phase's share of each deal's log-likelihood
+    assert np.ptp(bids) > 0.5  # the pick tells deals apart
+    assert np.allclose(half, none + bids / 2)
+
+
 def test_without_a_model_every_deal_weighs_the_same() -> None:
     view, log = _mid_round(_highest_action_policy(), 4, seed=1)
     rng = np.random.default_rng(2)
-    deals = [dealt(view, sample_round(view, rng), rng) for _ in range(5)]
+    deals = [dealt(view, *sample_hidden(view, rng), rng) for _ in range(5)]
     assert not replay(view, log, deals)[1].any()
 
 
@@ -211,6 +226,9 @@ def test_resampling_follows_the_weights() -> None:
         ("search:epsilon=1.5", "epsilon must be between 0 and 1"),
         ("search:temperature=0", "temperature must be > 0"),
         ("search:margin=-1", "margin must be >= 0"),
+        ("search:bid_weight=1.5", "bid_weight must be between 0 and 1"),
+        ("search:bid=heuristic", "bid must be one of"),
+        ("search:bid_samples=-1", "bid_samples must be an integer >= 0"),
         ("search:samples=x", "samples must be int"),
         ("search:rollout=ppo,model=/nonexistent/m.npz", "/nonexistent/m.npz"),
         ("expert:samples=3", "'expert' takes no parameters"),
@@ -254,6 +272,54 @@ def test_resampled_deals_count_by_their_weight() -> None:
     assert outcomes.means().tolist() == [0.0, 0.5]
     assert outcomes.best(default=0) == 1
     assert outcomes.best(default=0, margin=1.0) == 0  # two distinct deals: a large error
+
+
+# ------------------------------------------------------------------------- the pick phase
+def _decisions(spec: str, rounds: int = 3) -> list[tuple[Phase, np.ndarray, np.ndarray, int]]:
+    """Every decision with a choice that ``spec`` makes at seat 0 against three heuristics:
+    its phase, observation, mask and action."""
+    agent = make_agent(spec, seed=0, num_players=4)
+    made = []
+    act = agent.act
+
+    def recording(observation: np.ndarray, action_mask: np.ndarray) -> int:
+        action = act(observation, action_mask)
+        if np.count_nonzero(action_mask) > 1:
+            phase = View.from_observation(observation).phase
+            made.append((phase, observation, action_mask, action))
+        return action
+
+    agent.act = recording  # type: ignore[method-assign]
+    for index in range(rounds):
+        _play(4, [agent] + [make_agent("heuristic") for _ in range(3)], seed=4, index=index)
+    return made
+
+
+def test_bid_ppo_passes_or_picks_as_the_policy_does() -> None:
+    policy = PPOAgent(default_model(4), num_players=4).policy
+    made = _decisions("search:samples=2,candidates=6,inference=ppo,rollout=ppo,bid=ppo", 6)
+    bids = [(obs, mask, action) for phase, obs, mask, action in made if phase is Phase.PICK]
+    assert bids and len(bids) < len(made)
+    assert all(action == policy.greedy(obs, mask) for obs, mask, action in bids)
+
+
+def test_bid_samples_is_the_pick_phase_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    import agents.search
+
+    budgets: list[tuple[Phase, int, int]] = []
+    reading = agents.search.reading_outcomes
+
+    def counting(view: View, *args: object, **kwargs: object) -> Outcomes:
+        params = args[2]
+        assert isinstance(params, SearchParams)
+        budgets.append((view.phase, params.samples, params.candidates))
+        return reading(view, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(agents.search, "reading_outcomes", counting)
+    _decisions("search:samples=2,candidates=6,inference=ppo,rollout=ppo,bid_samples=6", 6)
+    by_phase = {phase: {(n, k) for p, n, k in budgets if p is phase} for phase in Phase}
+    assert by_phase[Phase.PICK] == {(6, 18)}  # candidates grow with the samples
+    assert by_phase[Phase.PLAY] == {(2, 6)}
 
 
 # ---------------------------------------------------------------------------- table size
