@@ -634,7 +634,7 @@ def pooled(
             own = [r for r in records if r.slot in slots]
             deal_means.append(sum(r.value for r in own) / len(own))
             mine.extend(own)
-        mean, half = _mean_and_half_width(deal_means)
+        mean, half = mean_and_half_width(deal_means)
         yield spec, mean, half, mine
 
 
@@ -659,7 +659,9 @@ def summarize(specs: Sequence[str], per_deal: Sequence[Sequence[SeatRecord]]) ->
     return results
 
 
-def _mean_and_half_width(values: list[float]) -> tuple[float, float]:
+def mean_and_half_width(values: Sequence[float] | np.ndarray) -> tuple[float, float]:
+    """The mean of per-deal ``values`` and the half width of its 95% interval,
+    ``1.96 * sd / sqrt(N)`` (0 for one value)."""
     x = np.asarray(values, dtype=float)
     if len(x) < 2:
         return float(x.mean()), 0.0

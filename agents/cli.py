@@ -1,6 +1,6 @@
-"""The ``boon`` command line: ``boon arena``, ``boon tournament``, ``boon play``, ``boon serve``,
-``boon bench`` and ``boon advise`` (arena, play and bench take ``--game boon``, ``--game bon``
-or ``--game boyn``).
+"""The ``boon`` command line: ``boon arena``, ``boon compare``, ``boon tournament``,
+``boon play``, ``boon serve``, ``boon bench`` and ``boon advise`` (arena, play and bench take
+``--game boon``, ``--game bon`` or ``--game boyn``).
 
 Run ``boon --help`` or ``boon <command> --help``; examples are in ``docs/cli.md``.
 """
@@ -30,6 +30,7 @@ from agents.bon_arena import BON  # noqa: E402
 from agents.bon_play import BonTerminal  # noqa: E402
 from agents.boyn_arena import BOYN  # noqa: E402
 from agents.boyn_cli import BoynTerminal  # noqa: E402
+from agents.compare import compare_runs  # noqa: E402
 from agents.game_arena import DEFAULT_MAX_ROUNDS, run_game_arena  # noqa: E402
 from agents.specs import make_agent  # noqa: E402
 from agents.terminal import TrickTerminal, ask_move, play_game  # noqa: E402
@@ -133,6 +134,26 @@ def _build_parser() -> argparse.ArgumentParser:
         help="write every round played as one JSON line (the reset options, seats, actions, info)",
     )
     arena.set_defaults(run=_run_arena)
+
+    compare = commands.add_parser(
+        "compare",
+        help="compare two saved arena runs deal by deal",
+        description="The paired difference of one agent's mean Victory Cards per round between "
+        "two Boon arena runs saved with --save on the same deals (the same --seed), with a 95% "
+        "confidence interval over the deals: how much better A played than B, with the luck of "
+        "the deals taken out.",
+    )
+    compare.add_argument("first", metavar="A.jsonl", help="the first run's --save file")
+    compare.add_argument("second", metavar="B.jsonl", help="the second run's --save file")
+    for which in ("a", "b"):
+        compare.add_argument(
+            f"--agent-{which}",
+            metavar="SPEC",
+            help=f"the agent compared in the {'first' if which == 'a' else 'second'} file "
+            "(default: the spec that sits alone at its tables)",
+        )
+    compare.add_argument("--json", action="store_true", help="print one JSON object")
+    compare.set_defaults(run=_run_compare)
 
     play = commands.add_parser(
         "play",
@@ -289,6 +310,15 @@ def _run_arena(args: argparse.Namespace) -> int:
         game=ARENA_GAMES[args.game],
     )
     print(json.dumps(report.to_json()) if args.json else report.table())
+    return 0
+
+
+def _run_compare(args: argparse.Namespace) -> int:
+    try:
+        comparison = compare_runs(args.first, args.second, args.agent_a, args.agent_b)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    print(json.dumps(comparison.to_json()) if args.json else comparison.table())
     return 0
 
 

@@ -41,11 +41,9 @@ from typing import Any
 
 import numpy as np
 
-from agents.arena import arena_rounds, boon_records
+from agents.arena import arena_rounds, boon_records, mean_and_half_width
 from agents.specs import make_agent
 from boon_env.rules import PLAYER_COUNTS
-
-_Z95 = 1.96
 
 
 @dataclass(frozen=True)
@@ -217,12 +215,7 @@ def fit_ratings(
 
 
 def _mean_and_ci(per_deal: np.ndarray) -> tuple[float, tuple[float, float]]:
-    mean = float(np.mean(per_deal))
-    half = (
-        float(_Z95 * np.std(per_deal, ddof=1) / np.sqrt(len(per_deal)))
-        if len(per_deal) > 1
-        else 0.0
-    )
+    mean, half = mean_and_half_width(per_deal)
     return mean, (mean - half, mean + half)
 
 

@@ -21,7 +21,7 @@ def _boon(*args: str, stdin: str = "", timeout: float = 120) -> subprocess.Compl
     )
 
 
-@pytest.mark.parametrize("command", [[], ["arena"], ["play"], ["bench"], ["advise"]])
+@pytest.mark.parametrize("command", [[], ["arena"], ["compare"], ["play"], ["bench"], ["advise"]])
 def test_help_everywhere(command: list[str]) -> None:
     result = _boon(*command, "--help")
     assert result.returncode == 0
