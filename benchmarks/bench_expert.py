@@ -5,7 +5,9 @@ Each agent spec plays ``--rounds`` arena deals at seat 0 against ``ppo`` players
 one BLAS thread: one core). Every decision with more than one legal action is timed in CPU
 seconds of the process (``time.process_time``: what the decision costs one core, however busy
 the machine is) and in wall seconds. Prints the median, mean, 90th percentile and maximum CPU
-seconds per decision, the mean wall seconds, and the load average (quote them with it).
+seconds per decision, the mean wall seconds, and the load average (quote them with it). With
+``--by-phase`` it also prints the mean and maximum CPU seconds of each phase (pick, discard,
+card play): how the cost of a decision depends on what is decided.
 """
 
 from __future__ import annotations
@@ -23,7 +25,9 @@ import numpy as np  # noqa: E402
 
 from agents.arena import boon_deal_options, play_round  # noqa: E402
 from agents.specs import make_agent  # noqa: E402
+from agents.view import View  # noqa: E402
 from boon_env import boon_v0  # noqa: E402
+from boon_env.rules import Phase  # noqa: E402
 
 DEFAULT_AGENTS = (
     "search",
@@ -36,14 +40,15 @@ DEFAULT_AGENTS = (
 
 def decision_seconds(
     spec: str, players: int, rounds: int, seed: int
-) -> tuple[list[float], list[float]]:
-    """CPU and wall seconds of every decision with a choice that ``spec`` makes at seat 0
-    over ``rounds`` deals against ``ppo`` players."""
+) -> tuple[list[float], list[float], list[Phase]]:
+    """CPU and wall seconds, and the phase, of every decision with a choice that ``spec``
+    makes at seat 0 over ``rounds`` deals against ``ppo`` players."""
     env = boon_v0.raw_env(num_players=players)
     agent = make_agent(spec, seed=seed, num_players=players)
     seated: list[Any] = [agent] + [make_agent("ppo", num_players=players)] * (players - 1)
     cpu: list[float] = []
     wall: list[float] = []
+    phases: list[Phase] = []
     act = agent.act
 
     def timed(observation: np.ndarray, action_mask: np.ndarray) -> int:
@@ -52,13 +57,14 @@ def decision_seconds(
         if np.count_nonzero(action_mask) > 1:
             cpu.append(time.process_time() - start)
             wall.append(time.perf_counter() - start_wall)
+            phases.append(View.from_observation(observation).phase)
         return action
 
     agent.act = timed  # type: ignore[method-assign]
     for index in range(rounds):
         agent.reset(seed=index)
         play_round(env, seated, boon_deal_options(players, seed, index))
-    return cpu, wall
+    return cpu, wall, phases
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -68,18 +74,31 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--rounds", type=int, default=30)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--by-phase", action="store_true", help="also the CPU s of each phase")
     args = parser.parse_args(argv)
     print(f"{args.players} players, {args.rounds} rounds at seat 0 against ppo, one core")
     print(
         "| agent | decisions | median CPU s | mean CPU s | p90 CPU s | max CPU s | mean wall s |"
         f"\n|{' --- |' * 7}"
     )
+    by_phase = []
     for spec in args.agents:
-        cpu, wall = map(np.array, decision_seconds(spec, args.players, args.rounds, args.seed))
+        seconds, walls, phases = decision_seconds(spec, args.players, args.rounds, args.seed)
+        cpu, wall = np.array(seconds), np.array(walls)
         print(
             f"| `{spec}` | {cpu.size} | {np.median(cpu):.4f} | {cpu.mean():.4f} | "
             f"{np.percentile(cpu, 90):.4f} | {cpu.max():.4f} | {wall.mean():.4f} |"
         )
+        for phase in Phase:
+            mine = cpu[np.array([p is phase for p in phases], dtype=bool)]
+            if mine.size:
+                by_phase.append(
+                    f"| `{spec}` | {phase.name.lower()} | {mine.size} | {mine.mean():.4f} | "
+                    f"{mine.max():.4f} |"
+                )
+    if args.by_phase:
+        print("\n| agent | phase | decisions | mean CPU s | max CPU s |\n|" + " --- |" * 5)
+        print("\n".join(by_phase))
     print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 

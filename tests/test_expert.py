@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -339,3 +341,19 @@ def test_a_search_agent_without_policy_needs_no_model() -> None:
     # Plain search at a table size with no shipped model still works.
     agent = SearchAgent(SearchParams(samples=2), num_players=5)
     _play(5, [agent] * 5, seed=3)
+
+
+def test_the_decision_time_benchmark_runs_by_phase() -> None:
+    script = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_expert.py"
+    spec = "search:samples=2,candidates=4,inference=ppo,rollout=ppo,bid_samples=3"
+    result = subprocess.run(
+        [sys.executable, str(script), "--agents", spec, "--rounds", "3", "--by-phase"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    rows = [line.split(" | ") for line in result.stdout.splitlines() if line.startswith("| `")]
+    assert rows[0][0] == f"| `{spec}`" and int(rows[0][1]) > 0  # the whole table's row
+    phases = {row[1] for row in rows[1:]}
+    assert "play" in phases and phases <= {"pick", "discard", "play"}
+    assert sum(int(row[2]) for row in rows[1:]) == int(rows[0][1])  # every decision, once
