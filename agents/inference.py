@@ -91,7 +91,7 @@ def replay(
     venv = VectorBoon(len(deals), view.num_players, seed=0, observations=False)
     venv.reset_deals([Deal(hands, boon) for hands, boon, _ in deals], [view.dealer] * len(deals))
     log_weights = np.zeros(len(deals))
-    bid_weight = model.bid_weight if model is not None else 0.0
+    bid_weight = model.bid_weight if model is not None else 1.0
     for seat, action in log.pick_actions(view):
         _play(venv, model if seat != view.me else None, action, log_weights, bid_weight)
     if view.picker is not None:

@@ -120,7 +120,7 @@ class SearchParams:
 
     @property
     def uses_policy(self) -> bool:
-        """Whether the policy plays a part (inference or playouts)."""
+        """Whether the policy plays a part (inference, playouts or the bids)."""
         return "ppo" in (self.inference, self.rollout, self.bid)
 
 
