@@ -39,7 +39,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from agents.arena import deal_options, play_round
+from agents.arena import deal_options, mean_and_half_width, play_round
 from agents.heuristic import HeuristicAgent, HeuristicParams
 from agents.search import play_out
 from agents.specs import make_agent
@@ -76,7 +76,6 @@ __all__ = [
 
 BRANCHES = (PICK, PASS)  # column order of pick_and_pass_values
 DEALER = 0  # the dealer's seat in the sampled deals
-_Z95 = 1.96
 _CHUNK_DEALS = 256  # samples per vector engine: 512 tables
 
 
@@ -322,8 +321,7 @@ class Estimate:
     @classmethod
     def of(cls, values: np.ndarray) -> Estimate:
         """The mean of ``values`` and ``mean +/- 1.96 sd / sqrt(N)`` (one value: no width)."""
-        mean = float(np.mean(values))
-        half = float(_Z95 * np.std(values, ddof=1) / np.sqrt(len(values))) if len(values) > 1 else 0
+        mean, half = mean_and_half_width(values)
         return cls(mean, (mean - half, mean + half))
 
     def to_json(self) -> dict[str, Any]:
