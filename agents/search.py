@@ -51,6 +51,7 @@ _ALL_SUITS = (1 << _NUM_SUITS) - 1
 INFERENCES = ("none", "ppo")
 ROLLOUTS = ("heuristic", "ppo")
 BIDS = ("search", "ppo")
+DISCARDS = ("search", "ppo")
 
 
 @dataclass(frozen=True)
@@ -68,8 +69,10 @@ class SearchParams:
         epsilon: weight of uniform play in the player model (keeps every deal possible).
         temperature: softmax temperature of the player model (> 1 flattens the policy).
         bid: who takes the pick-or-pass decisions: ``"search"`` (the search, like every other
-            decision) or ``"ppo"`` (the policy's own choice, greedy); the discards and the
-            card play are searched either way.
+            decision) or ``"ppo"`` (the policy's own choice, greedy).
+        discard: who chooses the picker's discards: ``"search"`` or ``"ppo"`` (the policy's
+            own choice, greedy). A discard is the widest decision (every card in the hand),
+            where the best of many noisy playout means is most often a lucky one.
         bid_samples: samples for the pick-or-pass decision (0: ``samples``); ``candidates``
             grow in proportion. A pick decision has two actions and little history to replay,
             so it costs a fraction of a card-play decision at the same samples.
@@ -91,6 +94,7 @@ class SearchParams:
     epsilon: float = 0.1
     temperature: float = 1.0
     bid: str = "search"
+    discard: str = "search"
     bid_samples: int = 0
     bid_weight: float = 1.0
     margin: float = 0.0
@@ -113,6 +117,8 @@ class SearchParams:
             raise ValueError(f"bid_samples must be an integer >= 0, got {self.bid_samples!r}")
         if self.bid not in BIDS:
             raise ValueError(f"bid must be one of {BIDS}, got {self.bid!r}")
+        if self.discard not in DISCARDS:
+            raise ValueError(f"discard must be one of {DISCARDS}, got {self.discard!r}")
         if not 0 <= self.bid_weight <= 1:
             raise ValueError(f"bid_weight must be between 0 and 1, got {self.bid_weight!r}")
         if not self.margin >= 0:
@@ -120,8 +126,14 @@ class SearchParams:
 
     @property
     def uses_policy(self) -> bool:
-        """Whether the policy plays a part (inference, playouts or the bids)."""
-        return "ppo" in (self.inference, self.rollout, self.bid)
+        """Whether the policy plays a part (inference, playouts, the bids or the discards)."""
+        return "ppo" in (self.inference, self.rollout, self.bid, self.discard)
+
+    def policy_decides(self, phase: Phase) -> bool:
+        """Whether the policy's own choice is played in ``phase`` instead of a search."""
+        return (phase is Phase.PICK and self.bid == "ppo") or (
+            phase is Phase.DISCARD and self.discard == "ppo"
+        )
 
 
 # The ``expert`` spec, per table size: the settings chosen by measurement (docs/agents.md,
@@ -499,7 +511,7 @@ class SearchAgent:
         actions = actions_of(legal)
         if len(actions) == 1:
             return actions[0]
-        if view.phase is Phase.PICK and self.params.bid == "ppo":
+        if self.params.policy_decides(view.phase):
             return self.policy.greedy(observation, action_mask)
         if not log.complete:
             return search_action(view, legal, params, self.rollout, self._rng)

@@ -230,6 +230,7 @@ def test_resampling_follows_the_weights() -> None:
         ("search:margin=-1", "margin must be >= 0"),
         ("search:bid_weight=1.5", "bid_weight must be between 0 and 1"),
         ("search:bid=heuristic", "bid must be one of"),
+        ("search:discard=heuristic", "discard must be one of"),
         ("search:bid_samples=-1", "bid_samples must be an integer >= 0"),
         ("search:samples=x", "samples must be int"),
         ("search:rollout=ppo,model=/nonexistent/m.npz", "/nonexistent/m.npz"),
@@ -297,12 +298,18 @@ def _decisions(spec: str, rounds: int = 3) -> list[tuple[Phase, np.ndarray, np.n
     return made
 
 
-def test_bid_ppo_passes_or_picks_as_the_policy_does() -> None:
+@pytest.mark.parametrize(
+    ("setting", "phase"), [("bid=ppo", Phase.PICK), ("discard=ppo", Phase.DISCARD)]
+)
+def test_the_policy_takes_the_decisions_of_its_phase(setting: str, phase: Phase) -> None:
     policy = PPOAgent(default_model(4), num_players=4).policy
-    made = _decisions("search:samples=2,candidates=6,inference=ppo,rollout=ppo,bid=ppo", 6)
-    bids = [(obs, mask, action) for phase, obs, mask, action in made if phase is Phase.PICK]
-    assert bids and len(bids) < len(made)
-    assert all(action == policy.greedy(obs, mask) for obs, mask, action in bids)
+    spec = f"search:samples=2,candidates=6,inference=ppo,rollout=ppo,{setting}"
+    made = _decisions(spec, 12)
+    own = [(obs, mask, action) for p, obs, mask, action in made if p is phase]
+    assert own and len(own) < len(made)
+    assert all(action == policy.greedy(obs, mask) for obs, mask, action in own)
+    searched = [(obs, mask, action) for p, obs, mask, action in made if p is not phase]
+    assert any(action != policy.greedy(obs, mask) for obs, mask, action in searched)
 
 
 def test_bid_samples_is_the_pick_phase_budget(monkeypatch: pytest.MonkeyPatch) -> None:
