@@ -48,10 +48,13 @@ _NUM_SUITS = len(SUIT_MASK)
 _ALL_SUITS = (1 << _NUM_SUITS) - 1
 
 
-INFERENCES = ("none", "ppo")
-ROLLOUTS = ("heuristic", "ppo")
-BIDS = ("search", "ppo")
-DISCARDS = ("search", "ppo")
+# The values of each choice setting of SearchParams.
+_CHOICES = {
+    "inference": ("none", "ppo"),
+    "rollout": ("heuristic", "ppo"),
+    "bid": ("search", "ppo"),
+    "discard": ("search", "ppo"),
+}
 
 
 @dataclass(frozen=True)
@@ -105,20 +108,15 @@ class SearchParams:
             raise ValueError(f"samples must be an integer >= 1, got {self.samples!r}")
         if type(self.candidates) is not int or self.candidates < 1:
             raise ValueError(f"candidates must be an integer >= 1, got {self.candidates!r}")
-        if self.inference not in INFERENCES:
-            raise ValueError(f"inference must be one of {INFERENCES}, got {self.inference!r}")
-        if self.rollout not in ROLLOUTS:
-            raise ValueError(f"rollout must be one of {ROLLOUTS}, got {self.rollout!r}")
+        for name, choices in _CHOICES.items():
+            if getattr(self, name) not in choices:
+                raise ValueError(f"{name} must be one of {choices}, got {getattr(self, name)!r}")
         if not 0 <= self.epsilon <= 1:
             raise ValueError(f"epsilon must be between 0 and 1, got {self.epsilon!r}")
         if not self.temperature > 0:
             raise ValueError(f"temperature must be > 0, got {self.temperature!r}")
         if type(self.bid_samples) is not int or self.bid_samples < 0:
             raise ValueError(f"bid_samples must be an integer >= 0, got {self.bid_samples!r}")
-        if self.bid not in BIDS:
-            raise ValueError(f"bid must be one of {BIDS}, got {self.bid!r}")
-        if self.discard not in DISCARDS:
-            raise ValueError(f"discard must be one of {DISCARDS}, got {self.discard!r}")
         if not 0 <= self.bid_weight <= 1:
             raise ValueError(f"bid_weight must be between 0 and 1, got {self.bid_weight!r}")
         if not self.margin >= 0:
