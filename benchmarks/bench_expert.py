@@ -89,7 +89,7 @@ def main(argv: list[str] | None = None) -> None:
             f"| `{spec}` | {cpu.size} | {np.median(cpu):.4f} | {cpu.mean():.4f} | "
             f"{np.percentile(cpu, 90):.4f} | {cpu.max():.4f} | {wall.mean():.4f} |"
         )
-        for phase in Phase:
+        for phase in Phase if args.by_phase else ():
             mine = cpu[np.array([p is phase for p in phases], dtype=bool)]
             if mine.size:
                 by_phase.append(

@@ -342,9 +342,8 @@ class VectorBoon:
                 deal.check(self.config)
             except ValueError as error:
                 raise ValueError(f"deals[{table}]: {error}") from None
-            if isinstance(dealer, bool) or not isinstance(dealer, (int, np.integer)):
-                raise ValueError(f"dealers[{table}] must be a seat 0-{n - 1}, got {dealer!r}")
-            if not 0 <= dealer < n:
+            seat = isinstance(dealer, (int, np.integer)) and not isinstance(dealer, bool)
+            if not seat or not 0 <= dealer < n:
                 raise ValueError(f"dealers[{table}] must be a seat 0-{n - 1}, got {dealer!r}")
         hands = np.array([deal.hands for deal in deals], dtype=np.int64).reshape(b, n)
         boon = np.array([deal.boon for deal in deals], dtype=np.int64)

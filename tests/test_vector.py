@@ -492,6 +492,7 @@ def test_reset_deals_starts_the_same_rounds_as_reset_from_card_lists() -> None:
         ({"boon": 0}, r"deals\[1\]: deal boon has 0 cards, expected 4"),
         ({"dealer": 4}, r"dealers\[1\] must be a seat 0-3"),
         ({"dealer": True}, r"dealers\[1\] must be a seat 0-3"),
+        ({"dealer": "1"}, r"dealers\[1\] must be a seat 0-3"),
     ],
 )
 def test_bad_bitmask_deals_are_refused_naming_the_table_and_change_nothing(
