@@ -41,7 +41,7 @@ import torch
 import tyro
 from sb3_contrib import MaskablePPO
 
-from agents.policy import ModelFileError, NumpyPolicy, load_policy, save_policy
+from agents.players.policy import ModelFileError, NumpyPolicy, load_policy, save_policy
 from agents.training.callbacks import (
     SelfPlayCallback,
     TorchThreads,
@@ -433,7 +433,7 @@ def main(args: Args) -> Path:
 
     # Evaluation in the duplicate arena against the hand-written opponents.
     if args.arena_deals:
-        from agents.arena import run_arena  # only needed at the end
+        from agents.eval.arena import run_arena  # only needed at the end
 
         summary["arena"] = {}
         for opponent in filter(None, (o.strip() for o in args.arena_opponents.split(","))):

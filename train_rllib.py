@@ -2,8 +2,9 @@
 
 The learner plays one seat of every round against a league in the other seats: the heuristic
 and frozen snapshots of itself, a new snapshot taken whenever the learner's mean Victory Cards
-per round beat the pool (see :mod:`agents.rllib.league`). Rollouts run in ``--num-env-runners``
-processes, anywhere in the cluster; the reward is the uncapped round value in Victory Cards.
+per round beat the pool (see :mod:`agents.training.rllib.league`). Rollouts run in
+``--num-env-runners`` processes, anywhere in the cluster; the reward is the uncapped round value in
+Victory Cards.
 
     python train_rllib.py                                   # a local run (2 env runners)
     python train_rllib.py --address auto --num-env-runners 30   # on a running Ray cluster
@@ -34,10 +35,10 @@ from ray.rllib.utils.metrics import (
 )
 from torch.utils.tensorboard import SummaryWriter
 
-from agents.arena import run_arena
-from agents.rllib.agent import META_FILE, read_meta
-from agents.rllib.env import BoonRLlibEnv
-from agents.rllib.league import (
+from agents.eval.arena import run_arena
+from agents.players.rllib_agent import META_FILE, read_meta
+from agents.training.rllib.env import BoonRLlibEnv
+from agents.training.rllib.league import (
     BoonMetricsCallback,
     LeagueMapping,
     imitation_warm_start,

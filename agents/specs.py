@@ -2,18 +2,18 @@
 
 | spec | player |
 | --- | --- |
-| ``random`` | :class:`~agents.random_agent.RandomAgent` |
-| ``heuristic`` or ``heuristic:pick_threshold_4p=5,win_points=2`` | :class:`~agents.heuristic.HeuristicAgent` with named parameters |
-| ``search`` or ``search:samples=50,points_weight=0.1`` | :class:`~agents.search.SearchAgent` |
-| ``search:samples=16,inference=ppo,rollout=ppo`` | the search that reads the play (:mod:`agents.inference`; ``inference=none``, ``rollout=heuristic`` by default) |
-| ``expert`` | the strongest player within 0.1 s a decision: :data:`~agents.search.EXPERT` search for the table size |
-| ``heuristic`` with ``game="boyn"`` | :class:`~agents.boyn_heuristic.BoynHeuristicAgent` (BOYN: ``random``, ``heuristic`` and ``ppo``) |
-| ``ppo`` or ``ppo:path/to/model.npz`` | :class:`~agents.trained.PPOAgent` (bare ``ppo``: the shipped model for the table size; a ``.zip`` of stable-baselines3 is unpickled: trusted files only) |
-| ``blind:SPEC``, ``cautious:K:SPEC``, ``bold:K:SPEC`` | :class:`~agents.holdings.HoldingBidder`: SPEC bidding by its Victory Cards (game mode) |
-| ``rllib:CHECKPOINT_DIR`` | :class:`~agents.rllib.agent.RLlibAgent`, a ``train_rllib.py`` checkpoint (needs the ``rllib`` extra) |
+| ``random`` | :class:`~agents.players.random_agent.RandomAgent` |
+| ``heuristic`` or ``heuristic:pick_threshold_4p=5,win_points=2`` | :class:`~agents.games.boon.heuristic.HeuristicAgent` with named parameters |
+| ``search`` or ``search:samples=50,points_weight=0.1`` | :class:`~agents.games.boon.search.SearchAgent` |
+| ``search:samples=16,inference=ppo,rollout=ppo`` | the search that reads the play (:mod:`agents.games.boon.inference`; ``inference=none``, ``rollout=heuristic`` by default) |
+| ``expert`` | the strongest player within 0.1 s a decision: :data:`~agents.games.boon.search.EXPERT` search for the table size |
+| ``heuristic`` with ``game="boyn"`` | :class:`~agents.games.boyn.heuristic.BoynHeuristicAgent` (BOYN: ``random``, ``heuristic`` and ``ppo``) |
+| ``ppo`` or ``ppo:path/to/model.npz`` | :class:`~agents.players.trained.PPOAgent` (bare ``ppo``: the shipped model for the table size; a ``.zip`` of stable-baselines3 is unpickled: trusted files only) |
+| ``blind:SPEC``, ``cautious:K:SPEC``, ``bold:K:SPEC`` | :class:`~agents.games.boon.holdings.HoldingBidder`: SPEC bidding by its Victory Cards (game mode) |
+| ``rllib:CHECKPOINT_DIR`` | :class:`~agents.players.rllib_agent.RLlibAgent`, a ``train_rllib.py`` checkpoint (needs the ``rllib`` extra) |
 
 For B.O.N (``game="bon"``): ``random``, and ``heuristic`` or ``heuristic:zero_slack=2`` for
-:class:`~agents.bon_heuristic.BonHeuristicAgent` with named parameters. For every game, ``ppo``
+:class:`~agents.games.bon.heuristic.BonHeuristicAgent` with named parameters. For every game, ``ppo``
 plays that game's shipped model (``agents/models/<game>_ppo_<n>p.npz``) and ``ppo:PATH`` a
 model file of that game (a model of another game is refused).
 """  # noqa: E501 - a table row per kind reads better than wrapped rows
@@ -24,14 +24,14 @@ from collections.abc import Callable
 from dataclasses import fields
 from typing import Any
 
-from agents.base import Agent
-from agents.bon_heuristic import BonHeuristicAgent, BonHeuristicParams
-from agents.boyn_heuristic import BoynHeuristicAgent, BoynHeuristicParams
-from agents.heuristic import HeuristicAgent, HeuristicParams
-from agents.holdings import HoldingBidder, parse_holding_spec
-from agents.random_agent import RandomAgent
-from agents.search import EXPERT, SearchAgent, SearchParams
-from agents.trained import PPOAgent, default_model
+from agents.games.bon.heuristic import BonHeuristicAgent, BonHeuristicParams
+from agents.games.boon.heuristic import HeuristicAgent, HeuristicParams
+from agents.games.boon.holdings import HoldingBidder, parse_holding_spec
+from agents.games.boon.search import EXPERT, SearchAgent, SearchParams
+from agents.games.boyn.heuristic import BoynHeuristicAgent, BoynHeuristicParams
+from agents.players.base import Agent
+from agents.players.random_agent import RandomAgent
+from agents.players.trained import PPOAgent, default_model
 
 GAMES = ("boon", "bon", "boyn")
 
@@ -103,7 +103,7 @@ def _holding(spec: str, arg: str, seed: int | None, num_players: int) -> Agent:
 
 
 def _rllib(spec: str, arg: str, seed: int | None, num_players: int) -> Agent:
-    from agents.rllib.agent import RLlibAgent  # imports ray: only rllib specs pay for it
+    from agents.players.rllib_agent import RLlibAgent  # imports ray: only rllib specs pay for it
 
     return RLlibAgent(arg, name=spec, num_players=num_players)
 

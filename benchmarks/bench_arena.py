@@ -23,9 +23,9 @@ import time  # noqa: E402
 
 import numpy as np  # noqa: E402
 
-from agents.arena import deal_options, make_deal, play_round, run_arena  # noqa: E402
-from agents.heuristic import HeuristicAgent  # noqa: E402
-from agents.search import SearchAgent, SearchParams  # noqa: E402
+from agents.eval.arena import deal_options, make_deal, play_round, run_arena  # noqa: E402
+from agents.games.boon.heuristic import HeuristicAgent  # noqa: E402
+from agents.games.boon.search import SearchAgent, SearchParams  # noqa: E402
 from boon_env import boon_v0  # noqa: E402
 
 

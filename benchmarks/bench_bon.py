@@ -2,7 +2,7 @@
 
 Run: ``python benchmarks/bench_bon.py [--players 4] [--env-rounds 1000] [--repeats 5]``.
 Both environments play random legal moves through ``env.last()`` / ``env.step()`` with their
-standard wrappers (:func:`agents.bench.bench_env`), in alternation, ``--repeats`` times; the
+standard wrappers (:func:`agents.eval.bench.bench_env`), in alternation, ``--repeats`` times; the
 table gives each one's median decisions/s (one decision = one ``step`` with an action, its
 observation and mask built) and the median of the per-repeat ratio B.O.N / Boon, so that the
 load of a shared machine weighs on both alike; once by the wall clock, once by the process's CPU
@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 import statistics
 
-from agents.bench import bench_env
+from agents.eval.bench import bench_env
 
 
 def main(argv: list[str] | None = None) -> None:

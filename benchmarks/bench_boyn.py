@@ -5,12 +5,12 @@ Run: ``python benchmarks/bench_boyn.py [--rounds N] [--games N] [--repeats K] [-
 
 Both environments play random legal moves at ``--players`` seats (4 by default), moves taken
 from pre-drawn uniforms so that neither pays for a generator call per step (the BOYN side is
-:func:`agents.bench.bench_env`, as ``boon bench --game boyn`` measures it). A step of
+:func:`agents.eval.bench.bench_env`, as ``boon bench --game boyn`` measures it). A step of
 ``boyn_v0.env()`` is ``env.last()`` (the acting agent's observation and action mask) and
 ``env.step(action)`` through PettingZoo's standard wrappers; a step of RLCard's ``uno`` is
 ``env.step(action)``, which returns the next player's encoded state and legal actions. The
 unwrapped ``boyn_v0.raw_env()`` (the same loop without PettingZoo's wrappers) and the bare BOYN
-rules engine (:mod:`boon_env.boyn.rules`) are measured too. Measurements alternate
+rules engine (:mod:`boon_env.games.boyn.rules`) are measured too. Measurements alternate
 ``--repeats`` times; the table shows the median steps/s of each and the ratio of the two
 environments within each run, by the wall clock and by the process's CPU time over the same
 loop (steadier when other processes share the cores).
@@ -24,7 +24,7 @@ import time
 
 import numpy as np
 
-from agents.bench import bench_boyn_engine, bench_env
+from agents.eval.bench import bench_boyn_engine, bench_env
 from boon_env import boyn_v0
 
 CLOCKS = ("wall", "cpu")  # the wall clock, and the process's CPU time over the same loop

@@ -23,11 +23,11 @@ from typing import Any  # noqa: E402
 
 import numpy as np  # noqa: E402
 
-from agents.arena import boon_deal_options, play_round  # noqa: E402
+from agents.eval.arena import boon_deal_options, play_round  # noqa: E402
+from agents.games.boon.view import View  # noqa: E402
 from agents.specs import make_agent  # noqa: E402
-from agents.view import View  # noqa: E402
 from boon_env import boon_v0  # noqa: E402
-from boon_env.rules import Phase  # noqa: E402
+from boon_env.games.boon.rules import Phase  # noqa: E402
 
 DEFAULT_AGENTS = (
     "search",

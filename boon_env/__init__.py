@@ -1,12 +1,59 @@
-"""Boon: a PettingZoo environment and rules engine for the trick-taking game Boon.
+"""boon_env: rules engines, PettingZoo environments and batch engines for three card games.
 
-Importing the package registers the environments in PettingZoo's registry, so
+| game | environment | rules (numpy only) | batch engine |
+| --- | --- | --- | --- |
+| Boon | :mod:`boon_env.boon_v0` | :mod:`boon_env.games.boon.rules` | :class:`~boon_env.games.boon.vector.VectorBoon` |
+| B.O.N | :mod:`boon_env.bon_v0` | :mod:`boon_env.games.bon.rules` | |
+| BOYN | :mod:`boon_env.boyn_v0` | :mod:`boon_env.games.boyn.rules` | |
+
+Each game is one package under :mod:`boon_env.games` (``rules/``, ``encoding``, ``config``,
+``env``, ``render``, ``vector``); :mod:`boon_env.core` holds what they share. Importing the
+package registers the environments in PettingZoo's registry, so
 ``pettingzoo.make("aec", "boon/boon-v0", num_players=4)`` builds ``boon_v0.env(num_players=4)``
 (``"boon/bon-v0"`` builds ``bon_v0.env`` and ``"boon/boyn-v0"`` builds ``boyn_v0.env``).
-"""
+The package itself imports only the standard library, so that a game's rules import with numpy
+alone; PettingZoo is imported by the environments.
+"""  # noqa: E501 - a table row per game reads better than wrapped rows
 
-from pettingzoo import register
+from boon_env.core import aliases
 
-register("aec", "boon/boon-v0", entry_point="boon_env.boon_v0:env")
-register("aec", "boon/bon-v0", entry_point="boon_env.bon_v0:env")
-register("aec", "boon/boyn-v0", entry_point="boon_env.boyn_v0:env")
+# The import paths of the modules before each game had its package keep working.
+aliases.install(
+    {
+        "boon_env.rules": "boon_env.games.boon.rules",
+        "boon_env.rules.cards": "boon_env.games.boon.rules.cards",
+        "boon_env.rules.config": "boon_env.games.boon.rules.config",
+        "boon_env.rules.game": "boon_env.games.boon.rules.game",
+        "boon_env.rules.round": "boon_env.games.boon.rules.round",
+        "boon_env.rules.scoring": "boon_env.games.boon.rules.scoring",
+        "boon_env.encoding": "boon_env.games.boon.encoding",
+        "boon_env.config": "boon_env.games.boon.config",
+        "boon_env.render": "boon_env.games.boon.render",
+        "boon_env.vector": "boon_env.games.boon.vector",
+        "boon_env.wrappers": "boon_env.core.wrappers",
+        "boon_env.bon": "boon_env.games.bon.rules",
+        "boon_env.bon.cards": "boon_env.games.bon.rules.cards",
+        "boon_env.bon.rules": "boon_env.games.bon.rules.tricks",
+        "boon_env.bon.game": "boon_env.games.bon.rules.round",
+        "boon_env.bon.config": "boon_env.games.bon.config",
+        "boon_env.bon.encoding": "boon_env.games.bon.encoding",
+        "boon_env.bon.render": "boon_env.games.bon.render",
+        "boon_env.boyn": "boon_env.games.boyn",
+        "boon_env.boyn.cards": "boon_env.games.boyn.rules.cards",
+        "boon_env.boyn.rules": "boon_env.games.boyn.rules",
+        "boon_env.boyn.encoding": "boon_env.games.boyn.encoding",
+        "boon_env.boyn.render": "boon_env.games.boyn.render",
+    }
+)
+
+
+def _register_environments() -> None:
+    try:
+        from pettingzoo import register
+    except ImportError:  # the rules alone are usable without PettingZoo; its registry is not
+        return
+    for game in ("boon", "bon", "boyn"):
+        register("aec", f"boon/{game}-v0", entry_point=f"boon_env.{game}_v0:env")
+
+
+_register_environments()

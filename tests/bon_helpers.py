@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from boon_env.bon import (
+from boon_env.games.bon.rules import (
     COLOUR_NAMES,
     Deal,
     Game,

@@ -7,8 +7,8 @@ from typing import Any
 
 import numpy as np
 
-from boon_env.boyn.cards import COPIES, NUM_KINDS, count_of, hand_of, parse_cards
-from boon_env.boyn.rules import BoynConfig, Deal, Round, action_name, parse_action
+from boon_env.games.boyn.rules import Deal, GameConfig, Round, action_name, parse_action
+from boon_env.games.boyn.rules.cards import COPIES, NUM_KINDS, count_of, hand_of, parse_cards
 
 # Seat 0 holds both Queens of hearts, seat 2 the Queen of spades; on the 5 of hearts seat 0 may
 # swap at once (scripted rules, leakage and agent tests share this deal).
@@ -29,7 +29,7 @@ def cards(names: str) -> int:
     return hand_of(parse_cards(names))
 
 
-def make_deal(config: BoynConfig, hands: Sequence[str], stock: str = "") -> Deal:
+def make_deal(config: GameConfig, hands: Sequence[str], stock: str = "") -> Deal:
     """A deal with the given hands (seven card names each) and a stock that starts with the
     named cards, top first (the first is the starter), then every card left, ascending."""
     dealt = [parse_cards(hand) for hand in hands]
@@ -46,7 +46,7 @@ def start(
 ) -> Round:
     """A round of the deal in card names; the last seat deals unless ``dealer`` says, so that
     seat 0 plays first."""
-    config = BoynConfig(num_players=len(hands), **rules)
+    config = GameConfig(num_players=len(hands), **rules)
     seat = len(hands) - 1 if dealer is None else dealer
     return Round(config, make_deal(config, hands, stock), seat, np.random.default_rng(seed))
 

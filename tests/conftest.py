@@ -9,7 +9,7 @@ import numpy as np
 import pettingzoo.test.api_test  # noqa: F401 - loads the module so sys.modules holds it
 import pytest
 
-from boon_env.rules import (
+from boon_env.games.boon.rules import (
     PASS,
     PICK,
     Deal,

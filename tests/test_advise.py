@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from agents.advise import (
+from agents.games.boon.advise import (
     BRANCHES,
     DEALER,
     Decision,
@@ -21,9 +21,9 @@ from agents.advise import (
     pick_and_pass_values,
     sample_deals,
 )
-from agents.heuristic import HeuristicAgent, HeuristicParams
+from agents.games.boon.heuristic import HeuristicAgent, HeuristicParams
 from agents.specs import make_agent
-from boon_env.rules import Deal, GameConfig, cards_of, mask_of, parse_cards
+from boon_env.games.boon.rules import Deal, GameConfig, cards_of, mask_of, parse_cards
 from tests.test_cli import _boon
 
 TOP_GOLD = "gold 14, gold 13, gold 12, gold 11, gold 10, gold 9, gold 8"

@@ -9,14 +9,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agents.base import Agent
-from agents.heuristic import HeuristicAgent, HeuristicParams, choose
-from agents.random_agent import RandomAgent
-from agents.search import SearchAgent, SearchParams
+from agents.games.boon.heuristic import HeuristicAgent, HeuristicParams, choose
+from agents.games.boon.search import SearchAgent, SearchParams
+from agents.games.boon.view import View
+from agents.players.base import Agent
+from agents.players.random_agent import RandomAgent
 from agents.specs import make_agent
-from agents.view import View
 from boon_env import boon_v0
-from boon_env.rules import (
+from boon_env.games.boon.rules import (
     GOLD_MASK,
     PASS,
     PICK,
@@ -136,7 +136,7 @@ def test_view_from_observation_matches_the_round(n: int, seed: int) -> None:
 def test_views_decoded_in_a_batch_equal_those_decoded_one_by_one(seed: int) -> None:
     # The trainer's heuristic opponents decode hundreds of observations at once: the same
     # views, at every table size, with the sizes mixed in one batch.
-    from boon_env.vector import VectorBoon
+    from boon_env.games.boon.vector import VectorBoon
 
     rng = np.random.default_rng(seed)
     engines = [VectorBoon(16, n, seed=seed) for n in (3, 4, 5)]
@@ -200,7 +200,7 @@ def _play_state(hands: list[str], trick: list[str], leader: int, picker: int | N
 
 
 def _heuristic_move(state: Round) -> str:
-    from boon_env.rules import action_name
+    from boon_env.games.boon.rules import action_name
 
     view = View.from_round(state, state.current)
     return action_name(choose(view, state.legal_mask(), HeuristicParams()))
@@ -224,7 +224,7 @@ def test_heuristic_picks_a_strong_hand_and_passes_a_weak_one() -> None:
 
 def test_heuristic_buries_points_from_short_plain_suits_and_keeps_gold() -> None:
     hand = mask_of(parse_cards(ALL_GOLD_HIGH + ", blue 6, red 5, green 1, green 2"))
-    from agents.heuristic import _bury
+    from agents.games.boon.heuristic import _bury
 
     buried = []
     for _ in range(4):
@@ -330,8 +330,8 @@ def test_a_saved_maskable_ppo_model_plays_through_its_spec(tmp_path) -> None:
     from gymnasium import spaces
     from sb3_contrib import MaskablePPO
 
-    from boon_env.encoding import OBS_SIZE
-    from boon_env.rules import NUM_ACTIONS
+    from boon_env.games.boon.encoding import OBS_SIZE
+    from boon_env.games.boon.rules import NUM_ACTIONS
 
     class _Spaces(gym.Env):
         # Only the spaces matter for building and saving an (untrained) model.

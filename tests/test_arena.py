@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 
-from agents.arena import (
+from agents.eval.arena import (
     ArenaReport,
     SeatRecord,
     boon_records,
@@ -19,13 +19,13 @@ from agents.arena import (
     run_arena,
     summarize,
 )
-from agents.heuristic import HeuristicAgent
-from agents.policy import NumpyPolicy
-from agents.random_agent import RandomAgent
+from agents.games.boon.heuristic import HeuristicAgent
+from agents.games.boon.view import View
+from agents.players.policy import NumpyPolicy
+from agents.players.random_agent import RandomAgent
 from agents.specs import make_agent
-from agents.view import View
 from boon_env import boon_v0
-from boon_env.encoding import OBS_SIZE, OFFSETS
+from boon_env.games.boon.encoding import OBS_SIZE, OFFSETS
 
 
 class _Recorder(HeuristicAgent):
@@ -143,8 +143,8 @@ def test_bad_arguments_raise() -> None:
 def test_saved_rounds_replay_exactly_and_give_back_the_results(tmp_path) -> None:
     import json
 
-    from agents.arena import SeatRecord
-    from boon_env.rules import Deal, GameConfig, replay, round_value
+    from agents.eval.arena import SeatRecord
+    from boon_env.games.boon.rules import Deal, GameConfig, replay, round_value
 
     path = tmp_path / "rounds.jsonl"
     specs = ["heuristic", "random", "random"]
@@ -220,7 +220,7 @@ def test_no_agent_raises_with_the_full_search_budget(n: int) -> None:
 # ------------------------------------------------------------------------------ batched play
 def _small_policy(path, n: int) -> str:
     """A random 2-layer policy for ``n`` players saved under ``path``: a ``ppo:PATH`` spec."""
-    from agents.policy import save_policy
+    from agents.players.policy import save_policy
 
     rng = np.random.default_rng(n)
     weights = [rng.normal(0, 0.3, (OBS_SIZE, 16)), rng.normal(0, 0.3, (16, 34))]
@@ -293,7 +293,7 @@ def test_random_agent_is_uniform_and_batched_draws_follow_its_streams() -> None:
 
 def _random_play(tables: int, steps: int, seed: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     """The observations and masks of ``steps`` steps of random play at 4-player tables."""
-    from boon_env.vector import VectorBoon
+    from boon_env.games.boon.vector import VectorBoon
 
     venv = VectorBoon(tables, 4, seed=seed)
     obs, mask, _seat = venv.reset()
@@ -304,7 +304,7 @@ def _random_play(tables: int, steps: int, seed: int) -> Iterator[tuple[np.ndarra
 
 
 def test_greedy_batch_agrees_with_greedy_even_on_near_ties() -> None:
-    from agents.trained import PPOAgent, default_model
+    from agents.players.trained import PPOAgent, default_model
 
     policy = PPOAgent(default_model(4)).policy
     for obs, mask in _random_play(256, 40, seed=2):
@@ -328,7 +328,7 @@ def test_greedy_batch_agrees_with_greedy_even_on_near_ties() -> None:
 def test_sampling_policies_play_batched_as_at_one_table(n: int, tmp_path) -> None:
     # The trainer's evaluation seats sampling copies of its policy: batched, each table-round
     # draws from its own generator, the same draws as one table at a time.
-    from agents.trained import PolicyAgent
+    from agents.players.trained import PolicyAgent
 
     spec = "ppo" if n == 4 else _small_policy(tmp_path, n)
     policy = make_agent(spec, num_players=n).policy
@@ -342,7 +342,7 @@ def test_sampling_policies_play_batched_as_at_one_table(n: int, tmp_path) -> Non
 def test_sample_batch_agrees_with_one_row_draws_at_the_boundaries() -> None:
     # Uniforms exactly at a boundary of the cumulative probabilities, where the batched and
     # the one-row products' rounding could choose differently: sample_batch re-draws them.
-    from agents.trained import PPOAgent, default_model
+    from agents.players.trained import PPOAgent, default_model
 
     policy = PPOAgent(default_model(4)).policy
     rng = np.random.default_rng(1)

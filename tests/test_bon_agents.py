@@ -11,15 +11,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_cli import _boon
 
-from agents.arena import run_arena
-from agents.bon_arena import BON, bon_deal_options
-from agents.bon_heuristic import BonHeuristicAgent, BonHeuristicParams, choose, hold_chance
-from agents.bon_view import BonView
-from agents.random_agent import RandomAgent
+from agents.eval.arena import run_arena
+from agents.games.bon.arena import BON, bon_deal_options
+from agents.games.bon.heuristic import BonHeuristicAgent, BonHeuristicParams, choose, hold_chance
+from agents.games.bon.view import BonView
+from agents.games.boon.view import legal_bits
+from agents.players.random_agent import RandomAgent
 from agents.specs import make_agent
-from agents.view import legal_bits
 from boon_env import bon_v0
-from boon_env.bon import PASS, Deal, GameConfig, card_name, replay
+from boon_env.games.bon.rules import PASS, Deal, GameConfig, card_name, replay
 
 SEED_OPTIONS = {
     "deal": {"hands": [cards(h) for h in SEED_HANDS], "leftovers": cards(SEED_LEFTOVERS)},

@@ -6,7 +6,7 @@ import doctest
 from pathlib import Path
 
 from boon_env import bon_v0
-from boon_env.bon.encoding import OBS_SIZE, layout_table
+from boon_env.games.bon.encoding import OBS_SIZE, layout_table
 
 PAGE = (Path(__file__).resolve().parents[1] / "docs" / "bon.md").read_text()
 

@@ -17,9 +17,9 @@ from pettingzoo.utils.env_logger import EnvLogger
 from test_determinism import disturb_global_random
 
 from boon_env import bon_v0
-from boon_env.bon import PASS, Deal, GameConfig, card_name, game_winners
-from boon_env.bon.encoding import OBS_SIZE, decode
 from boon_env.core.bits import mask_of
+from boon_env.games.bon.encoding import OBS_SIZE, decode
+from boon_env.games.bon.rules import PASS, Deal, GameConfig, card_name, game_winners
 
 TABLES = [(n, episode) for n in (3, 4, 5) for episode in ("round", "game")]
 SEED_DEAL = {"hands": [cards(h) for h in SEED_HANDS], "leftovers": cards(SEED_LEFTOVERS)}

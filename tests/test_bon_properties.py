@@ -8,7 +8,8 @@ from conftest import random_walk
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from boon_env.bon import (
+from boon_env.core.bits import mask_of
+from boon_env.games.bon.rules import (
     COLOUR_OF,
     COLOURS,
     HAND_SIZE,
@@ -21,7 +22,6 @@ from boon_env.bon import (
     random_tower,
     tower_after_trick,
 )
-from boon_env.core.bits import mask_of
 
 players = st.sampled_from([3, 4, 5])
 seeds = st.integers(0, 2**32 - 1)

@@ -16,7 +16,8 @@ from bon_helpers import (
     tower,
 )
 
-from boon_env.bon import (
+from boon_env.core.bits import mask_of
+from boon_env.games.bon.rules import (
     PASS,
     Deal,
     GameConfig,
@@ -33,7 +34,6 @@ from boon_env.bon import (
     tower_after_trick,
     trick_winner,
 )
-from boon_env.core.bits import mask_of
 
 
 def seed_round() -> Round:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from boyn_support import QUEEN_HANDS, play, start
 
-from agents.boyn_heuristic import BoynHeuristicAgent, BoynHeuristicParams, BoynView, choose
+from agents.games.boyn.heuristic import BoynHeuristicAgent, BoynHeuristicParams, BoynView, choose
 from boon_env import boyn_v0
-from boon_env.boyn.cards import HEARTS, NUM_KINDS, parse_cards
-from boon_env.boyn.rules import action_name, parse_action
+from boon_env.games.boyn.rules import action_name, parse_action
+from boon_env.games.boyn.rules.cards import HEARTS, NUM_KINDS, parse_cards
 
 PARAMS = BoynHeuristicParams()
 

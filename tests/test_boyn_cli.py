@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from agents.arena import match, run_arena
-from agents.boyn_cli import BoynTerminal
-from agents.boyn_heuristic import BoynHeuristicAgent
-from agents.random_agent import RandomAgent
+from agents.eval.arena import match, run_arena
+from agents.games.boyn.heuristic import BoynHeuristicAgent
+from agents.games.boyn.terminal import BoynTerminal
+from agents.games.terminal import play_game
+from agents.players.random_agent import RandomAgent
 from agents.specs import make_agent
-from agents.terminal import play_game
-from boon_env.boyn.rules import BoynConfig, Deal, replay
+from boon_env.games.boyn.rules import Deal, GameConfig, replay
 
 ROOT = Path(__file__).resolve().parents[1]
 _SCRIPT = Path(sys.executable).with_name("boon")
@@ -57,7 +57,7 @@ def test_saved_boyn_rounds_replay_exactly(tmp_path: Path) -> None:
     run_arena(["heuristic", "random", "random"], deals=3, seed=4, save=path, game="boyn")
     lines = [json.loads(line) for line in path.read_text().splitlines()]
     assert len(lines) == 3 * 3
-    config = BoynConfig(num_players=3)
+    config = GameConfig(num_players=3)
     for line in lines:
         deal = Deal.from_cards(config, line["deal"]["hands"], line["deal"]["stock"])
         state = replay(config, deal, line["actions"], line["dealer"], line["reset_seed"])

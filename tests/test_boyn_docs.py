@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from boon_env import boyn_v0
-from boon_env.boyn.encoding import LAYOUT, OBS_SIZE
-from boon_env.boyn.rules import NUM_ACTIONS
+from boon_env.games.boyn.encoding import LAYOUT, OBS_SIZE
+from boon_env.games.boyn.rules import NUM_ACTIONS
 
 PAGE = (Path(__file__).resolve().parents[1] / "docs" / "boyn.md").read_text()
 

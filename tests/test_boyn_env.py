@@ -16,9 +16,9 @@ from pettingzoo.test import api_test, seed_test
 from test_determinism import trace
 
 from boon_env import boyn_v0
-from boon_env.boyn.cards import NUM_KINDS, parse_cards
-from boon_env.boyn.encoding import LAYOUT, OBS_SIZE, SIZE_SCALE
-from boon_env.boyn.rules import NUM_ACTIONS, PLAYER_COUNTS, BoynConfig, Deal, parse_action
+from boon_env.games.boyn.encoding import LAYOUT, OBS_SIZE, SIZE_SCALE
+from boon_env.games.boyn.rules import NUM_ACTIONS, PLAYER_COUNTS, Deal, GameConfig, parse_action
+from boon_env.games.boyn.rules.cards import NUM_KINDS, parse_cards
 
 TABLES = [(n, episode) for n in PLAYER_COUNTS for episode in ("round", "game")]
 # A short game: rounds end in a game limit after a round or two.
@@ -30,7 +30,7 @@ def lowest_legal(obs: dict[str, np.ndarray]) -> int:
 
 
 def deal_option(hands: tuple[str, ...], stock: str = "") -> dict[str, Any]:
-    deal = make_deal(BoynConfig(num_players=len(hands)), hands, stock)
+    deal = make_deal(GameConfig(num_players=len(hands)), hands, stock)
     return {"hands": [list(hand) for hand in deal.hands], "stock": list(deal.stock)}
 
 

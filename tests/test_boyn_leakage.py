@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from boon_env import boyn_v0
-from boon_env.boyn.rules import PLAYER_COUNTS, BoynConfig, Deal, parse_action
+from boon_env.games.boyn.rules import PLAYER_COUNTS, Deal, GameConfig, parse_action
 
 
 def as_option(deal: Deal) -> dict[str, list]:
@@ -32,7 +32,7 @@ def same_view(one: boyn_v0.raw_env, two: boyn_v0.raw_env, agent: str) -> bool:
 
 
 def test_a_queen_swap_shows_the_received_hand_to_its_new_owner_only() -> None:
-    config = BoynConfig(num_players=4)
+    config = GameConfig(num_players=4)
     # Seats 2 and 3 trade a 4: the 4 of spades is seat 2's in one deal, seat 3's in the other.
     other = list(QUEEN_HANDS)
     other[2] = QUEEN_HANDS[2].replace("4 of spades", "4 of diamonds")
@@ -86,7 +86,7 @@ def test_a_player_sees_the_same_while_its_hand_and_the_public_table_agree(
     data: st.DataObject,
 ) -> None:
     players = data.draw(st.sampled_from([p for p in PLAYER_COUNTS if p > 2]), label="players")
-    config = BoynConfig(num_players=players)
+    config = GameConfig(num_players=players)
     seed = data.draw(st.integers(0, 2**32 - 1), label="seed")
     me = data.draw(st.integers(0, players - 1), label="observer")
     first = Deal.random(config, np.random.default_rng(seed))

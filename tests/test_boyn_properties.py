@@ -11,23 +11,23 @@ from boyn_support import assert_all_cards_present
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from boon_env.boyn.cards import JACK, QUEEN, RANK_OF, RED_THREES, SUIT_OF, count_of
-from boon_env.boyn.rules import (
+from boon_env.games.boyn.rules import (
     DRAW_RULES,
     HAND_SIZE,
     PLAYER_COUNTS,
-    BoynConfig,
     Deal,
     Game,
+    GameConfig,
     Round,
     jack_action,
     replay,
     swap_action,
 )
+from boon_env.games.boyn.rules.cards import JACK, QUEEN, RANK_OF, RED_THREES, SUIT_OF, count_of
 
 
 def new_round(data: st.DataObject) -> Round:
-    config = BoynConfig(
+    config = GameConfig(
         num_players=data.draw(st.sampled_from(PLAYER_COUNTS), label="players"),
         draw_rule=data.draw(st.sampled_from(DRAW_RULES), label="draw rule"),
         max_turns=data.draw(st.sampled_from([1, 5, 40, 1000]), label="max turns"),
@@ -144,7 +144,7 @@ def test_every_round_replays_from_its_deal_dealer_seed_and_actions(data: st.Data
 @given(st.data())
 def test_totals_never_decrease_over_a_game(data: st.DataObject) -> None:
     players = data.draw(st.sampled_from(PLAYER_COUNTS), label="players")
-    config = BoynConfig(num_players=players, game_limit=data.draw(st.integers(1, 150)))
+    config = GameConfig(num_players=players, game_limit=data.draw(st.integers(1, 150)))
     rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1), label="seed"))
     game = Game(config, Deal.random(config, rng), 0, rng)
     totals = list(game.totals)

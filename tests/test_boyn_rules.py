@@ -11,7 +11,18 @@ import numpy as np
 import pytest
 from boyn_support import QUEEN_HANDS, cards, legal_names, make_deal, play, start
 
-from boon_env.boyn.cards import (
+from boon_env.games.boyn.rules import (
+    NUM_ACTIONS,
+    Deal,
+    Event,
+    Game,
+    GameConfig,
+    Round,
+    action_name,
+    parse_action,
+    replay,
+)
+from boon_env.games.boyn.rules.cards import (
     CLUBS,
     HEARTS,
     JACK,
@@ -20,17 +31,6 @@ from boon_env.boyn.cards import (
     card_name,
     parse_card,
     points_by_kind,
-)
-from boon_env.boyn.rules import (
-    NUM_ACTIONS,
-    BoynConfig,
-    Deal,
-    Event,
-    Game,
-    Round,
-    action_name,
-    parse_action,
-    replay,
 )
 
 # ----------------------------------------------------------------------------- cards and actions
@@ -405,7 +405,7 @@ def test_the_others_add_the_points_of_the_cards_they_hold(
 
 def test_the_game_ends_after_the_round_in_which_a_total_reaches_the_limit() -> None:
     for limit, over in ((85, True), (86, False)):
-        config = BoynConfig(num_players=2, game_limit=limit)
+        config = GameConfig(num_players=2, game_limit=limit)
         deal = make_deal(config, SCORE_HANDS, "5 of hearts")
         game = Game(config, deal, dealer=1, rng=np.random.default_rng(0))
         moves = [parse_action(m) for m in (SEVENS + ", 7 of diamonds").split(",")]
@@ -472,7 +472,7 @@ def test_an_illegal_action_raises_and_changes_nothing() -> None:
 )
 def test_a_bad_deal_is_rejected(hands: list, stock: list, message: str) -> None:
     with pytest.raises(ValueError, match=message):
-        Deal.from_cards(BoynConfig(), hands, stock)
+        Deal.from_cards(GameConfig(), hands, stock)
 
 
 def test_bad_configuration_and_dealer_are_rejected() -> None:
@@ -484,14 +484,14 @@ def test_bad_configuration_and_dealer_are_rejected() -> None:
         ({"red_three_points": -1}, "red_three_points"),
     ):
         with pytest.raises(ValueError, match=message):
-            BoynConfig(**bad)
-    config = BoynConfig()
+            GameConfig(**bad)
+    config = GameConfig()
     with pytest.raises(ValueError, match="dealer"):
         Round(config, Deal.random(config, np.random.default_rng(0)), 4, np.random.default_rng(0))
 
 
 def test_a_round_replays_from_its_deal_seed_and_actions() -> None:
-    config = BoynConfig(num_players=3)
+    config = GameConfig(num_players=3)
     deal = Deal.random(config, np.random.default_rng(7))
     state = Round(config, deal, 1, np.random.default_rng(3))
     policy = np.random.default_rng(11)

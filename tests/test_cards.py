@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from conftest import cards, mask
 
-from boon_env.rules import (
+from boon_env.games.boon.rules import (
     FULL_DECK,
     GOLD_MASK,
     NUM_CARDS,

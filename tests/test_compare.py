@@ -8,9 +8,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agents.arena import run_arena
-from agents.cli import main
-from agents.compare import compare_runs
+from agents.cli.commands import main
+from agents.eval.arena import run_arena
+from agents.eval.compare import compare_runs
 
 
 def _line(deal: int, rotation: int, seats: list[str], value: list[int]) -> dict:

@@ -7,14 +7,14 @@ from typing import Any
 import numpy as np
 import pytest
 
-from boon_env.bon import Deal as BonDeal
-from boon_env.bon import GameConfig as BonConfig
-from boon_env.bon import Round as BonRound
-from boon_env.boyn.rules import BoynConfig
-from boon_env.boyn.rules import Deal as BoynDeal
-from boon_env.boyn.rules import Round as BoynRound
 from boon_env.core.actions import checked_action, illegal_action_message
-from boon_env.rules import Deal, GameConfig, Round
+from boon_env.games.bon.rules import Deal as BonDeal
+from boon_env.games.bon.rules import GameConfig as BonConfig
+from boon_env.games.bon.rules import Round as BonRound
+from boon_env.games.boon.rules import Deal, GameConfig, Round
+from boon_env.games.boyn.rules import Deal as BoynDeal
+from boon_env.games.boyn.rules import GameConfig as BoynConfig
+from boon_env.games.boyn.rules import Round as BoynRound
 
 LEGAL = 0b1010  # actions 1 and 3
 

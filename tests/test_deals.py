@@ -2,7 +2,7 @@
 
 import pytest
 
-from boon_env.rules import Deal, GameConfig, Round, mask_of
+from boon_env.games.boon.rules import Deal, GameConfig, Round, mask_of
 
 FOUR = GameConfig(num_players=4)
 

@@ -3,7 +3,7 @@
 from pathlib import Path
 
 from boon_env import boon_v0
-from boon_env.encoding import layout_table
+from boon_env.games.boon.encoding import layout_table
 
 ROOT = Path(__file__).resolve().parents[1]
 

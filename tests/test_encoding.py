@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from boon_env import boon_v0
-from boon_env.encoding import (
+from boon_env.games.boon.encoding import (
     OBS_SIZE,
     OFFSETS,
     PIECES,
@@ -24,7 +24,7 @@ from boon_env.encoding import (
     encode,
     layout_table,
 )
-from boon_env.rules import (
+from boon_env.games.boon.rules import (
     MAX_PLAYERS,
     NUM_ACTIONS,
     NUM_CARDS,

@@ -12,8 +12,8 @@ from gymnasium import spaces
 from pettingzoo.utils.env_logger import EnvLogger
 
 from boon_env import boon_v0
-from boon_env.encoding import OBS_SIZE, decode
-from boon_env.rules import PASS, PICK, card_name, parse_card
+from boon_env.games.boon.encoding import OBS_SIZE, decode
+from boon_env.games.boon.rules import PASS, PICK, card_name, parse_card
 
 # Seat 0 keeps gold 1-7 and buries the Boon's 30 points; seat 1 (gold 8-14) takes every trick.
 BURY_30 = {

@@ -10,17 +10,17 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agents.arena import boon_deal_options
-from agents.history import PlayLog
-from agents.inference import PlayerModel, dealt, replay, resample
-from agents.policy import NumpyPolicy, save_policy
-from agents.search import EXPERT, Outcomes, SearchAgent, SearchParams, sample_hidden
+from agents.eval.arena import boon_deal_options
+from agents.games.boon.history import PlayLog
+from agents.games.boon.inference import PlayerModel, dealt, replay, resample
+from agents.games.boon.search import EXPERT, Outcomes, SearchAgent, SearchParams, sample_hidden
+from agents.games.boon.view import CONFIGS, View
+from agents.players.policy import NumpyPolicy, save_policy
+from agents.players.trained import PPOAgent, default_model
 from agents.specs import make_agent
-from agents.trained import PPOAgent, default_model
-from agents.view import CONFIGS, View
 from boon_env import boon_v0
-from boon_env.encoding import OBS_SIZE
-from boon_env.rules import NUM_ACTIONS, Deal, Phase, Round, actions_of
+from boon_env.games.boon.encoding import OBS_SIZE
+from boon_env.games.boon.rules import NUM_ACTIONS, Deal, Phase, Round, actions_of
 
 ALL_OPTIONS = ("inference=ppo", "rollout=ppo", "inference=ppo,rollout=ppo")
 
@@ -313,10 +313,10 @@ def test_the_policy_takes_the_decisions_of_its_phase(setting: str, phase: Phase)
 
 
 def test_bid_samples_is_the_pick_phase_budget(monkeypatch: pytest.MonkeyPatch) -> None:
-    import agents.search
+    import agents.games.boon.search
 
     budgets: list[tuple[Phase, int, int]] = []
-    reading = agents.search.reading_outcomes
+    reading = agents.games.boon.search.reading_outcomes
 
     def counting(view: View, *args: object, **kwargs: object) -> Outcomes:
         params = args[2]
@@ -324,7 +324,7 @@ def test_bid_samples_is_the_pick_phase_budget(monkeypatch: pytest.MonkeyPatch) -
         budgets.append((view.phase, params.samples, params.candidates))
         return reading(view, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(agents.search, "reading_outcomes", counting)
+    monkeypatch.setattr(agents.games.boon.search, "reading_outcomes", counting)
     _decisions("search:samples=2,candidates=6,inference=ppo,rollout=ppo,bid_samples=6", 6)
     by_phase = {phase: {(n, k) for p, n, k in budgets if p is phase} for phase in Phase}
     assert by_phase[Phase.PICK] == {(6, 18)}  # candidates grow with the samples

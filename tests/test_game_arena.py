@@ -7,20 +7,20 @@ import json
 import numpy as np
 import pytest
 
-from agents.arena import PlayedRound, play_deals, run_arena
-from agents.game_arena import (
+from agents.eval.arena import PlayedRound, play_deals, run_arena
+from agents.eval.game_arena import (
     boon_games,
     game_options,
     game_records,
     game_seed,
     run_game_arena,
 )
-from agents.holdings import HoldingBidder
-from agents.random_agent import RandomAgent
+from agents.games.boon.holdings import HoldingBidder
+from agents.players.random_agent import RandomAgent
 from agents.specs import make_agent
 from boon_env import boon_v0
-from boon_env.encoding import OFFSETS
-from boon_env.rules import PASS, PICK
+from boon_env.games.boon.encoding import OFFSETS
+from boon_env.games.boon.rules import PASS, PICK
 from tests.test_cli import _boon
 
 

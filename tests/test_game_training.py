@@ -12,10 +12,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agents.arena import run_arena
-from agents.policy import ModelFileError, NumpyPolicy, load_policy, save_policy
+from agents.eval.arena import run_arena
+from agents.players.policy import ModelFileError, NumpyPolicy, load_policy, save_policy
+from agents.players.trained import MODELS_DIR
 from agents.specs import make_agent
-from agents.trained import MODELS_DIR
 from agents.training.games import GAMES, round_over, training_game
 from agents.training.imitation import table_imitation_data
 from agents.training.selfplay import HEURISTIC, LEARNER, RANDOM

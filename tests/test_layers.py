@@ -56,7 +56,8 @@ def _run(code: str) -> str:
 
 def test_importing_the_environment_loads_nothing_above_it() -> None:
     loaded = _run(
-        "import sys, boon_env, boon_env.boon_v0, boon_env.rules, boon_env.encoding\n"
+        "import sys, boon_env, boon_env.boon_v0, boon_env.games.boon.rules\n"
+        "import boon_env.games.boon.encoding\n"
         f"print(sorted(m for m in sys.modules if m.split('.')[0] in {ABOVE_THE_LIBRARY!r}))"
     )
     assert loaded == "[]"

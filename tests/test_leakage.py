@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from boon_env import boon_v0
-from boon_env.encoding import decode
-from boon_env.rules import PASS, PICK, Deal, GameConfig, cards_of
+from boon_env.games.boon.encoding import decode
+from boon_env.games.boon.rules import PASS, PICK, Deal, GameConfig, cards_of
 
 
 def other_cards_changed(config: GameConfig, deal: Deal, keep: int, seed: int, swaps: int) -> Deal:

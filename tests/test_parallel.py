@@ -9,13 +9,13 @@ import signal
 import numpy as np
 import pytest
 
-from agents.policy import NumpyPolicy
+from agents.players.policy import NumpyPolicy
 from agents.training.games import training_game
 from agents.training.parallel import ParallelVecEnv, block_sizes, part_seeds
 from agents.training.selfplay import SelfPlayVecEnv
 from agents.training.table_selfplay import TableSelfPlayVecEnv
-from boon_env.encoding import OBS_SIZE
-from boon_env.rules import NUM_ACTIONS
+from boon_env.games.boon.encoding import OBS_SIZE
+from boon_env.games.boon.rules import NUM_ACTIONS
 
 POOL = "self=0.3,heuristic=0.4,random=0.3"
 

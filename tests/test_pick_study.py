@@ -3,13 +3,13 @@
 import numpy as np
 import pytest
 
-from agents.arena import deal_options
-from agents.pick_study import PickRow, PickSample, break_even, by_strength, study
-from agents.policy import NumpyPolicy, save_policy
-from agents.trained import PPOAgent, default_model
+from agents.eval.arena import deal_options
+from agents.players.policy import NumpyPolicy, save_policy
+from agents.players.trained import PPOAgent, default_model
+from agents.studies.pick import PickRow, PickSample, break_even, by_strength, study
 from boon_env import boon_v0
-from boon_env.encoding import OBS_SIZE
-from boon_env.rules import PASS, PICK, Deal, GameConfig
+from boon_env.games.boon.encoding import OBS_SIZE
+from boon_env.games.boon.rules import PASS, PICK, Deal, GameConfig
 
 
 @pytest.mark.parametrize("num_players", [3, 4, 5])

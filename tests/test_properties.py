@@ -11,7 +11,7 @@ from conftest import assert_cards_partition_deck, snapshot
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from boon_env.rules import (
+from boon_env.games.boon.rules import (
     GOLD,
     PASS,
     PICK,

@@ -21,7 +21,7 @@ from conftest import (
     play_lowest,
 )
 
-from boon_env.rules import (
+from boon_env.games.boon.rules import (
     PASS,
     PICK,
     Deal,

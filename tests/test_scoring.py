@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from conftest import play_lowest
 
-from boon_env.rules import (
+from boon_env.games.boon.rules import (
     PASS,
     PICK,
     Deal,

@@ -13,11 +13,11 @@ from conftest import make_round, mask, play
 from hypothesis import given, settings, target
 from hypothesis import strategies as st
 
-from agents.arena import boon_records, play_deals
-from agents.search import deal_hidden, sample_round
+from agents.eval.arena import boon_records, play_deals
+from agents.games.boon.search import deal_hidden, sample_round
+from agents.games.boon.view import View
 from agents.specs import make_agent
-from agents.view import View
-from boon_env.rules import (
+from boon_env.games.boon.rules import (
     PASS,
     SUIT_MASK,
     SUIT_OF,

@@ -7,11 +7,11 @@ import itertools
 import numpy as np
 import pytest
 
-from agents.arena import match, run_arena
-from agents.heuristic import HeuristicAgent
-from agents.policy import NumpyPolicy
-from agents.random_agent import RandomAgent
-from agents.trained import PolicyAgent
+from agents.eval.arena import match, run_arena
+from agents.games.boon.heuristic import HeuristicAgent
+from agents.players.policy import NumpyPolicy
+from agents.players.random_agent import RandomAgent
+from agents.players.trained import PolicyAgent
 from agents.training.selfplay import (
     HEURISTIC,
     LEARNER,
@@ -20,8 +20,8 @@ from agents.training.selfplay import (
     parse_pool_weights,
 )
 from boon_env import boon_v0
-from boon_env.encoding import OBS_SIZE
-from boon_env.rules import NUM_ACTIONS, PASS, PICK, TOTAL_POINTS
+from boon_env.games.boon.encoding import OBS_SIZE
+from boon_env.games.boon.rules import NUM_ACTIONS, PASS, PICK, TOTAL_POINTS
 
 
 def _random_learners(env: SelfPlayVecEnv, rng: np.random.Generator) -> np.ndarray:
@@ -262,7 +262,7 @@ def test_vec_env_attributes_are_shared_by_every_table() -> None:
 
 
 def test_in_training_evaluation_is_the_arena() -> None:
-    # The callback's evaluation plays agent objects through agents.arena.match: the same deals,
+    # The callback's evaluation plays agent objects through agents.eval.arena.match: the same deals,
     # rotations and statistics as run_arena with the equivalent specs.
     specs = ["heuristic", "random", "random", "random"]
     agents = [HeuristicAgent(), RandomAgent(), RandomAgent(), RandomAgent()]

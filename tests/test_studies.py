@@ -7,9 +7,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agents.heuristic import HeuristicAgent, HeuristicParams
-from agents.pick_study import deal_sample, pick_choices, rounds_picked, seat_pick_rates, study
-from agents.search import play_out
+from agents.games.boon.heuristic import HeuristicAgent, HeuristicParams
+from agents.games.boon.search import play_out
+from agents.players.trained import PPOAgent, default_model
 from agents.studies import research
 from agents.studies.discard import (
     burial_features,
@@ -22,9 +22,9 @@ from agents.studies.discard import (
 from agents.studies.features import FEATURES, feature_matrix, half_the_trump, hand_features
 from agents.studies.hands import PickData, compare_rules, fit_linear, fit_rule, score
 from agents.studies.leaster import leaster_study, leaster_table
+from agents.studies.pick import deal_sample, pick_choices, rounds_picked, seat_pick_rates, study
 from agents.studies.rollouts import Table, first_choices, play_tables
-from agents.trained import PPOAgent, default_model
-from boon_env.rules import PASS, PICK, GameConfig, Round, parse_cards, round_value
+from boon_env.games.boon.rules import PASS, PICK, GameConfig, Round, parse_cards, round_value
 
 
 def _mask(names: str) -> int:

@@ -17,7 +17,7 @@ from tianshou.data import Batch, ReplayBuffer
 
 import boon_env  # noqa: F401 - registers boon/boon-v0
 from boon_env import boon_v0
-from boon_env.rules import PASS, PICK
+from boon_env.games.boon.rules import PASS, PICK
 
 
 def test_the_registry_builds_the_wrapped_env_with_its_config() -> None:

@@ -10,10 +10,10 @@ import sys
 import numpy as np
 import pytest
 
-from agents.arena import run_arena
-from agents.cli import main
-from agents.tournament import fit_ratings, pair_margins, run_tournament
-from agents.trained import default_model
+from agents.cli.commands import main
+from agents.eval.arena import run_arena
+from agents.eval.tournament import fit_ratings, pair_margins, run_tournament
+from agents.players.trained import default_model
 
 
 # ------------------------------------------------------------------------------------ the fit

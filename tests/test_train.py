@@ -12,10 +12,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agents.arena import run_arena
-from agents.policy import NumpyPolicy, load_policy
+from agents.eval.arena import run_arena
+from agents.players.policy import NumpyPolicy, load_policy
 from agents.specs import make_agent
-from boon_env.encoding import OBS_SIZE
+from boon_env.games.boon.encoding import OBS_SIZE
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -242,7 +242,7 @@ def test_resume_from_a_missing_or_corrupt_file_is_a_clear_error(
 
 @pytest.mark.parametrize("num_players", [3, 4, 5])
 def test_the_shipped_model_loads_and_plays(num_players: int) -> None:
-    from agents.trained import default_model
+    from agents.players.trained import default_model
 
     model = default_model(num_players)
     assert model.name == f"boon_ppo_{num_players}p.npz", "a model ships for each table size"

@@ -1,8 +1,10 @@
-"""The batched engine ``boon_env.vector.VectorBoon`` against the scalar rules and ``boon_v0``.
+"""The batched engine ``boon_env.games.boon.vector.VectorBoon`` against the scalar rules and
+``boon_v0``.
 
 The vector engine is a second implementation of the rules, so the differential tests are its
-guard: given the same deals and actions as ``boon_env.rules.Round`` and ``boon_v0.raw_env``, it
-must give identical legal masks, bit-identical observations and identical round values.
+guard: given the same deals and actions as ``boon_env.games.boon.rules.Round`` and
+``boon_v0.raw_env``, it must give identical legal masks, bit-identical observations and identical
+round values.
 """
 
 from __future__ import annotations
@@ -25,8 +27,8 @@ from test_env_contract import BURY_30
 from test_rules_scripted import BURY_29, SWEEP_BOON, SWEEP_HANDS
 
 from boon_env import boon_v0, vector
-from boon_env.encoding import OBS_SIZE, OFFSETS, action_mask, encode
-from boon_env.rules import (
+from boon_env.games.boon.encoding import OBS_SIZE, OFFSETS, action_mask, encode
+from boon_env.games.boon.rules import (
     NUM_ACTIONS,
     PASS,
     PICK,
@@ -39,7 +41,7 @@ from boon_env.rules import (
     leaster_winner,
     round_value,
 )
-from boon_env.vector import VectorBoon
+from boon_env.games.boon.vector import VectorBoon
 
 # The Leaster deal of test_env_contract, in card names.
 BURY_30_HANDS = tuple(", ".join(card_name(c) for c in hand) for hand in BURY_30["hands"])

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from agents.cli import main
+from agents.cli.commands import main
 
 REPLAY = Path(__file__).parent / "data" / "replay_4p.jsonl"
 

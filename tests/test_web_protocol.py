@@ -14,7 +14,7 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from agents.web.app import MAX_MESSAGE_BYTES, Games, create_app, parse_message
-from boon_env.rules import Round, mask_of, names_of
+from boon_env.games.boon.rules import Round, mask_of, names_of
 
 REPLAY = Path(__file__).parent / "data" / "replay_4p.jsonl"
 WS = "ws://127.0.0.1/ws"  # the app admits loopback host names only
@@ -357,7 +357,7 @@ def test_a_broken_coach_model_is_a_startup_error(tmp_path):
 
 
 def test_without_a_shipped_model_the_coach_gives_search_estimates_only(tmp_path, monkeypatch):
-    monkeypatch.setattr("agents.trained.MODELS_DIR", tmp_path)  # no model ships here
+    monkeypatch.setattr("agents.players.trained.MODELS_DIR", tmp_path)  # no model ships here
     app = create_app(5, ["heuristic"], seed=4, coach_samples=2)
     with TestClient(app) as http, http.websocket_connect(WS) as websocket:
         client = Client(websocket)

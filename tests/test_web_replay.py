@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from agents.arena import run_arena
+from agents.eval.arena import run_arena
 from agents.web.replay import load_replay
-from boon_env.rules import PICK, Phase, names_of
+from boon_env.games.boon.rules import PICK, Phase, names_of
 
 FIXTURE = Path(__file__).parent / "data" / "replay_4p.jsonl"
 

@@ -8,9 +8,9 @@ import re
 import pytest
 from conftest import cards, make_deal
 
-from agents.search import SearchParams
+from agents.games.boon.search import SearchParams
+from agents.players.trained import default_model
 from agents.specs import make_agent
-from agents.trained import default_model
 from agents.web.session import (
     GameSession,
     card_points,
@@ -19,7 +19,7 @@ from agents.web.session import (
     round_summary,
     table,
 )
-from boon_env.rules import PASS, PICK, GameConfig, Round, names_of
+from boon_env.games.boon.rules import PASS, PICK, GameConfig, Round, names_of
 
 CARD_NAME = re.compile(r"\b(?:green|red|blue|gold) \d+\b")
 

@@ -1,4 +1,4 @@
-"""``boon_env.wrappers`` behave exactly as PettingZoo's own wrappers, move for move.
+"""``boon_env.core.wrappers`` behave exactly as PettingZoo's own wrappers, move for move.
 
 Each game's ``env()`` and the same ``raw_env`` in PettingZoo's ``OrderEnforcingWrapper(
 AssertOutOfBoundsWrapper(TerminateIllegalWrapper(raw, -1)))`` are driven with the same calls,

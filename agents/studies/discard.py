@@ -16,11 +16,11 @@ from itertools import combinations
 
 import numpy as np
 
-from agents.base import Agent
-from agents.pick_study import deal_sample, rollout_agent
+from agents.players.base import Agent
 from agents.studies.features import PLAIN_SUITS
+from agents.studies.pick import deal_sample, rollout_agent
 from agents.studies.rollouts import Table, first_choices, play_tables
-from boon_env.rules import (
+from boon_env.games.boon.rules import (
     GOLD_MASK,
     PASS,
     PICK,

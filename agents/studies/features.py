@@ -18,7 +18,15 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from boon_env.rules import GOLD, GOLD_MASK, RANK_OF, SUIT_MASK, card_id, cards_of, points_of
+from boon_env.games.boon.rules import (
+    GOLD,
+    GOLD_MASK,
+    RANK_OF,
+    SUIT_MASK,
+    card_id,
+    cards_of,
+    points_of,
+)
 
 FEATURES = (
     "gold",

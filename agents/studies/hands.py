@@ -1,6 +1,6 @@
 """What makes a hand worth picking: the pick gain fitted on the hand's features.
 
-The pick study (:mod:`agents.pick_study`) gives, for each hand at each position, the gain of
+The pick study (:mod:`agents.studies.pick`) gives, for each hand at each position, the gain of
 picking over passing on that deal. Here that gain is explained by the interpretable features
 of :mod:`agents.studies.features` with scikit-learn:
 
@@ -211,7 +211,7 @@ class PickData:
 
     @classmethod
     def from_samples(cls, num_players: int, samples: Sequence) -> PickData:
-        """From :func:`agents.pick_study.study`'s samples (every seat of every deal)."""
+        """From :func:`agents.studies.pick.study`'s samples (every seat of every deal)."""
         return cls(
             num_players,
             np.array([s.hand for s in samples], dtype=np.int64),
@@ -250,7 +250,7 @@ def compare_rules(
 ) -> RuleComparison:
     """Fit rules of thumb (trees of each depth in ``depths``) and a score card on 70% of the
     deals, and score them on the other 30% beside: each agent's own decisions (``choices``:
-    name -> (deals, n) booleans of :func:`~agents.pick_study.pick_choices`, same seed, at
+    name -> (deals, n) booleans of :func:`~agents.studies.pick.pick_choices`, same seed, at
     least as many deals), the advice to pick with half the hand in trump, and always or never
     picking."""
     x, gain = data.features(), data.gain

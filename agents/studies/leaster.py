@@ -13,10 +13,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from agents.pick_study import deal_sample, rollout_agent
 from agents.studies.features import FEATURES, feature_matrix
+from agents.studies.pick import deal_sample, rollout_agent
 from agents.studies.rollouts import Table, play_tables
-from boon_env.rules import PASS, GameConfig
+from boon_env.games.boon.rules import PASS, GameConfig
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,6 @@ matplotlib.use("Agg")  # files only, no display
 import matplotlib.pyplot as plt
 import numpy as np
 
-from agents.pick_study import rounds_picked, seat_pick_rates
 from agents.studies.discard import BurialSample, summarize_discards
 from agents.studies.features import FEATURES
 from agents.studies.hands import (
@@ -27,7 +26,8 @@ from agents.studies.hands import (
     scores_table,
 )
 from agents.studies.leaster import LeasterSample, leaster_arrays, leaster_rows, leaster_table
-from boon_env.rules import GameConfig
+from agents.studies.pick import rounds_picked, seat_pick_rates
+from boon_env.games.boon.rules import GameConfig
 
 SIZES = (3, 4, 5)
 # The rollout worlds of the pick study, by file label, and how the report names them.

@@ -7,8 +7,8 @@ and figures of ``docs/research.md``. The studies:
 
 | study | saves |
 | --- | --- |
-| ``pick`` | :func:`agents.pick_study.study`: per deal and seat, the hand, its position, the value of picking and of passing |
-| ``choices`` | :func:`agents.pick_study.pick_choices`: what the agent itself decides on the same deals and seats |
+| ``pick`` | :func:`agents.studies.pick.study`: per deal and seat, the hand, its position, the value of picking and of passing |
+| ``choices`` | :func:`agents.studies.pick.pick_choices`: what the agent itself decides on the same deals and seats |
 | ``discard`` | :func:`agents.studies.discard.discard_study`: per studied burial, the cards, the burial, the picker's result |
 | ``leaster`` | :func:`agents.studies.leaster.leaster_study`: per deal and seat, the hand and its Leaster result |
 """  # noqa: E501 - a table row per study reads better than wrapped rows
@@ -22,9 +22,9 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.pick_study import pick_choices, study
 from agents.studies.discard import discard_study
 from agents.studies.leaster import leaster_study
+from agents.studies.pick import pick_choices, study
 
 STUDIES = ("pick", "choices", "discard", "leaster")
 

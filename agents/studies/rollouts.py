@@ -14,10 +14,10 @@ opening (its own pick decision, its own burial...). With ``others``, one seat of
 heuristics, as in the arena. One agent in every seat takes one of three paths, one result:
 
 - agents that act at many tables at once (``batched``: ``ppo``; see
-  :class:`agents.base.BatchAgent`) play on the vector engine
-  (:class:`boon_env.vector.VectorBoon`), every table a row;
+  :class:`agents.players.base.BatchAgent`) play on the vector engine
+  (:class:`boon_env.games.boon.vector.VectorBoon`), every table a row;
 - the heuristic plays on the rules engine, without encoding observations (the same choices as
-  :class:`~agents.heuristic.HeuristicAgent`, faster);
+  :class:`~agents.games.boon.heuristic.HeuristicAgent`, faster);
 - any other agent, or a table of two agents, plays one table at a time through ``boon_v0``,
   every agent reset with the table's seed before the round.
 """
@@ -29,14 +29,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from agents.arena import deal_options, play_round
-from agents.base import Agent
-from agents.heuristic import HeuristicAgent, choose
-from agents.search import play_out
-from agents.view import View
+from agents.eval.arena import deal_options, play_round
+from agents.games.boon.heuristic import HeuristicAgent, choose
+from agents.games.boon.search import play_out
+from agents.games.boon.view import View
+from agents.players.base import Agent
 from boon_env import boon_v0
-from boon_env.rules import Deal, GameConfig, Phase, Round, round_value
-from boon_env.vector import VectorBoon
+from boon_env.games.boon.rules import Deal, GameConfig, Phase, Round, round_value
+from boon_env.games.boon.vector import VectorBoon
 
 _CHUNK_TABLES = 1024  # tables per vector engine: big batches, bounded memory
 

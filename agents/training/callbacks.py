@@ -28,10 +28,10 @@ import numpy as np
 import torch
 from stable_baselines3.common.callbacks import BaseCallback
 
-from agents.arena import match
-from agents.policy import ModelFileError, NumpyPolicy, load_policy, model_paths, save_policy
-from agents.random_agent import RandomAgent
-from agents.trained import PolicyAgent
+from agents.eval.arena import match
+from agents.players.policy import ModelFileError, NumpyPolicy, load_policy, model_paths, save_policy
+from agents.players.random_agent import RandomAgent
+from agents.players.trained import PolicyAgent
 from agents.training.games import GAMES, TrainingGame
 
 

@@ -13,10 +13,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from agents.arena import ArenaGame, PlayedRound, arena_game
-from agents.bon_heuristic import BonHeuristicAgent
-from agents.boyn_heuristic import BoynHeuristicAgent
-from agents.heuristic import HeuristicAgent
+from agents.eval.arena import ArenaGame, PlayedRound, arena_game
+from agents.games.bon.heuristic import BonHeuristicAgent
+from agents.games.boon.heuristic import HeuristicAgent
+from agents.games.boyn.heuristic import BoynHeuristicAgent
 
 
 @dataclass(frozen=True)

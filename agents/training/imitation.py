@@ -10,12 +10,12 @@ from typing import Any
 
 import numpy as np
 
-from agents.heuristic import HeuristicParams, choose
-from agents.policy import NumpyPolicy
+from agents.games.boon.heuristic import HeuristicParams, choose
+from agents.games.boon.view import View
+from agents.players.policy import NumpyPolicy
 from agents.training.games import TrainingGame, round_over
-from agents.view import View
-from boon_env.encoding import action_mask, encode
-from boon_env.rules import Deal, GameConfig, Round, actions_of, round_value
+from boon_env.games.boon.encoding import action_mask, encode
+from boon_env.games.boon.rules import Deal, GameConfig, Round, actions_of, round_value
 
 
 @dataclasses.dataclass

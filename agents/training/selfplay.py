@@ -3,25 +3,25 @@
 ``train.py`` trains one MaskablePPO policy that plays every seat and all three decisions (pick or
 pass, discard, card play; the action mask routes them). :class:`SelfPlayVecEnv` is a
 stable-baselines3 ``VecEnv`` whose slot ``i`` is the learner's seat at table ``i`` of a
-:class:`boon_env.vector.VectorBoon`:
+:class:`boon_env.games.boon.vector.VectorBoon`:
 
 - each round, the learner sits at a random seat and every other seat draws a player from the
   opponent pool (``--pool-weights``): a policy snapshot, the heuristic or random play;
 - :meth:`SelfPlayVecEnv.step_wait` applies the learner's actions at every table at once, then
   lets the other seats act, in batch, until every table is back at a learner decision: random
   seats with one vectorized draw, each snapshot with one numpy forward pass over all the tables
-  where it acts, the heuristic (:func:`agents.heuristic.choose`) table by table on views
+  where it acts, the heuristic (:func:`agents.games.boon.heuristic.choose`) table by table on views
   decoded in one batch; a forced move (one legal action) is played without asking anyone;
 - a table whose round ends reports ``done`` with the learner's own round value as reward
-  (:func:`boon_env.rules.round_value`, uncapped), *whoever* played the last card, and the round's
-  summary in ``info["round"]``; it is dealt its next round at once, and its observation is the
-  learner's first decision of that round.
+  (:func:`boon_env.games.boon.rules.round_value`, uncapped), *whoever* played the last card, and the
+  round's summary in ``info["round"]``; it is dealt its next round at once, and its observation is
+  the learner's first decision of that round.
 
 :class:`PoolVecEnv` holds what every game's self-play env shares: the opponent pool, the draw
 of each round's seats and players, and the ``VecEnv`` plumbing (the other games' env is
 :class:`agents.training.table_selfplay.TableSelfPlayVecEnv`).
 
-Nothing here imports torch: snapshots are :class:`~agents.policy.NumpyPolicy` copies.
+Nothing here imports torch: snapshots are :class:`~agents.players.policy.NumpyPolicy` copies.
 """
 
 from __future__ import annotations
@@ -39,12 +39,12 @@ from stable_baselines3.common.vec_env.base_vec_env import (
     VecEnvStepReturn,
 )
 
-from agents.heuristic import HeuristicParams, choose
-from agents.policy import NumpyPolicy
-from agents.view import View
-from boon_env.encoding import OBS_SIZE
-from boon_env.rules import NUM_ACTIONS, PICK, TOTAL_POINTS, Phase, picker_won
-from boon_env.vector import VectorBoon
+from agents.games.boon.heuristic import HeuristicParams, choose
+from agents.games.boon.view import View
+from agents.players.policy import NumpyPolicy
+from boon_env.games.boon.encoding import OBS_SIZE
+from boon_env.games.boon.rules import NUM_ACTIONS, PICK, TOTAL_POINTS, Phase, picker_won
+from boon_env.games.boon.vector import VectorBoon
 
 OPPONENT_KINDS = ("self", "heuristic", "random")
 

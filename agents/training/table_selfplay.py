@@ -10,8 +10,8 @@ B.O.N and BOYN have no batched engine, so :class:`TableSelfPlayVecEnv` keeps ``n
   seats act until every table is back at a learner decision; the tables waiting for a snapshot
   are answered with one numpy forward pass per snapshot;
 - a round that ends after the learner acted reports ``done`` with the learner's round value in
-  the arena's unit (:mod:`agents.bon_arena`, :mod:`agents.boyn_arena`: B.O.N points, BOYN
-  margin) times the game's ``reward_scale``, and the arena's record of the learner's seat in
+  the arena's unit (:mod:`agents.games.bon.arena`, :mod:`agents.games.boyn.arena`: B.O.N points,
+  BOYN margin) times the game's ``reward_scale``, and the arena's record of the learner's seat in
   ``info["round"]``; the table is dealt its next round at once, and its observation is the
   learner's first decision of that round. A round that ends before the learner's first
   decision (a BOYN deal can) is dealt again without a step.

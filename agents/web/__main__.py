@@ -2,7 +2,7 @@
 
 import sys
 
-from agents.cli import main
+from agents.cli.commands import main
 
 if __name__ == "__main__":
     sys.exit(main(["serve", *sys.argv[1:]]))

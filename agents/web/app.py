@@ -36,10 +36,10 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from agents.policy import ModelFileError, NumpyPolicy
-from agents.search import SearchParams
+from agents.games.boon.search import SearchParams
+from agents.players.policy import ModelFileError, NumpyPolicy
+from agents.players.trained import default_model
 from agents.specs import make_agent
-from agents.trained import default_model
 from agents.web.replay import RecordedRound, load_replay
 from agents.web.session import (
     GameSession,
@@ -48,7 +48,7 @@ from agents.web.session import (
     load_coach_policy,
     parse_action,
 )
-from boon_env.rules import GameConfig
+from boon_env.games.boon.rules import GameConfig
 
 STATIC = Path(__file__).parent / "static"
 # The largest client message accepted: every valid one is well under 200 bytes.

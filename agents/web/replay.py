@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.web.session import RefusedError, event, round_summary, table
-from boon_env.rules import Deal, GameConfig, Round, replay
+from boon_env.games.boon.rules import Deal, GameConfig, Round, replay
 
 _PER_SEAT_KEYS = ("points", "tricks_won", "payout", "victory_cards")
 

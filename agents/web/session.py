@@ -1,15 +1,15 @@
 """The authoritative game behind the web table, and what each client may see of it.
 
 Nothing here knows about HTTP: :class:`GameSession` holds one person's game against agents on
-the rules engine (:class:`~boon_env.rules.Game`), checks every move the person sends, runs the
-agents' moves, and turns the state into the JSON-ready messages the browser draws. The replay
-viewer draws the same :func:`table` with every hand shown.
+the rules engine (:class:`~boon_env.games.boon.rules.Game`), checks every move the person sends,
+runs the agents' moves, and turns the state into the JSON-ready messages the browser draws. The
+replay viewer draws the same :func:`table` with every hand shown.
 
 On the wire every card is its name (``"gold 14"``), every action a card name, ``"pick"`` or
 ``"pass"``, and seats are absolute seat numbers. What :func:`table` puts in a seat's message is
-what :func:`boon_env.encoding.encode` shows that seat: its own hand, the Boon and the buried
-cards only to the picker once it picked, and public play. The buried cards become public in the
-round's summary, as in ``boon_v0``'s ``info["round"]``.
+what :func:`boon_env.games.boon.encoding.encode` shows that seat: its own hand, the Boon and the
+buried cards only to the picker once it picked, and public play. The buried cards become public in
+the round's summary, as in ``boon_v0``'s ``info["round"]``.
 """
 
 from __future__ import annotations
@@ -20,15 +20,15 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Agent
-from agents.heuristic import HeuristicParams
-from agents.policy import NumpyPolicy
-from agents.search import SearchParams, action_values
-from agents.trained import PPOAgent
-from agents.view import View
+from agents.games.boon.heuristic import HeuristicParams
+from agents.games.boon.search import SearchParams, action_values
+from agents.games.boon.view import View
+from agents.players.base import Agent
+from agents.players.policy import NumpyPolicy
+from agents.players.trained import PPOAgent
 from boon_env.boon_v0 import round_info
-from boon_env.encoding import action_mask, encode
-from boon_env.rules import (
+from boon_env.games.boon.encoding import action_mask, encode
+from boon_env.games.boon.rules import (
     PASS,
     PICK,
     POINTS,

@@ -25,24 +25,13 @@ from gymnasium import spaces
 from gymnasium.logger import warn as gymnasium_logger_warn
 from pettingzoo import AECEnv
 
-from boon_env import wrappers
+from boon_env.core import wrappers
 from boon_env.core.pieces import action_mask
-
-EPISODE_MODES = ("round", "game")
-RENDER_MODES = (None, "ansi", "human")
-
-
-def check_episode_and_render_mode(episode: str, render_mode: str | None) -> None:
-    """Raise ``ValueError`` naming the field unless both are among the allowed values."""
-    if episode not in EPISODE_MODES:
-        raise ValueError(f"episode must be one of {EPISODE_MODES}, got {episode!r}")
-    if render_mode not in RENDER_MODES:
-        raise ValueError(f"render_mode must be one of {RENDER_MODES}, got {render_mode!r}")
 
 
 def wrap(raw: AECEnv) -> AECEnv:
     """``raw`` in PettingZoo's standard classic-game wrappers (illegal-move termination with
-    reward -1, action bounds, call order), as in :mod:`boon_env.wrappers`."""
+    reward -1, action bounds, call order), as in :mod:`boon_env.core.wrappers`."""
     wrapped: AECEnv = wrappers.TerminateIllegalWrapper(raw, illegal_reward=-1)
     wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
     return wrappers.OrderEnforcingWrapper(wrapped)
@@ -58,7 +47,7 @@ def env_function(raw_env: type[CardGameEnv]) -> Callable[..., AECEnv]:
     env.__doc__ = (
         f"``{raw_env.metadata['name']}.raw_env(**config)`` with PettingZoo's standard classic-game "
         "wrappers (illegal-move termination with reward -1, action bounds, call order), as in "
-        ":mod:`boon_env.wrappers`."
+        ":mod:`boon_env.core.wrappers`."
     )
     return env
 

@@ -1,0 +1,554 @@
+"""The ``boon`` command line: ``boon arena``, ``boon compare``, ``boon tournament``,
+``boon play``, ``boon serve``, ``boon bench`` and ``boon advise`` (arena, play and bench take
+``--game boon``, ``--game bon`` or ``--game boyn``).
+
+Run ``boon --help`` or ``boon <command> --help``; examples are in ``docs/cli.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+# One BLAS thread per process, set before numpy loads (a value the user set wins): the arena's
+# parallelism is its worker processes, and a second BLAS thread on the batched policy's small
+# products costs far more than it gains on a busy machine; the benchmarks measure one core.
+for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_variable, "1")
+
+from agents.eval import bench  # noqa: E402
+from agents.eval.arena import BOON, run_arena  # noqa: E402
+from agents.eval.compare import compare_runs  # noqa: E402
+from agents.eval.game_arena import DEFAULT_MAX_ROUNDS, run_game_arena  # noqa: E402
+from agents.eval.tournament import plot_report, run_tournament  # noqa: E402
+from agents.games.bon.arena import BON  # noqa: E402
+from agents.games.bon.terminal import BonTerminal  # noqa: E402
+from agents.games.boon.advise import advise, check_request  # noqa: E402
+from agents.games.boyn.arena import BOYN  # noqa: E402
+from agents.games.boyn.terminal import BoynTerminal  # noqa: E402
+from agents.games.terminal import TrickTerminal, ask_move, play_game  # noqa: E402
+from agents.players.base import Agent  # noqa: E402
+from agents.specs import make_agent  # noqa: E402
+from boon_env import boon_v0  # noqa: E402
+from boon_env.games.boon.render import render_table  # noqa: E402
+from boon_env.games.boon.rules import (  # noqa: E402
+    PASS,
+    PICK,
+    PLAYER_COUNTS,
+    POINTS,
+    Phase,
+    Round,
+    Trick,
+    action_name,
+    mask_of,
+    names_of,
+    parse_card,
+)
+from boon_env.games.boyn.rules import PLAYER_COUNTS as BOYN_PLAYER_COUNTS  # noqa: E402
+
+ARENA_GAMES = {"boon": BOON, "bon": BON, "boyn": BOYN}
+_SPEC_HELP = (
+    "agent spec: random, heuristic[:name=value,...], search[:samples=N,inference=ppo,rollout=ppo], "
+    "expert, ppo[:path/to/model.npz], rllib:CHECKPOINT_DIR"
+)
+
+
+class UsageError(Exception):
+    """A mistake in what the user typed (a bad spec, a missing file): one line, no traceback.
+
+    Only the checks of the user's input raise it; a ``ValueError`` from deeper down (say an
+    agent choosing an illegal action) is a bug and keeps its traceback.
+    """
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``boon`` console script; returns the exit status."""
+    parser = _build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.run(args)
+    except UsageError as error:
+        print(f"boon {args.command}: error: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # The reader went away (e.g. `boon arena ... | head`): stop quietly, as Unix tools do.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="boon",
+        description="Boon and B.O.N: benchmark agents, play a game, measure the environments.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    arena = commands.add_parser(
+        "arena",
+        help="compare agents over duplicate deals",
+        description="Play duplicate deals (every deal once per seat rotation) and report, per "
+        "agent spec, the mean result per round in the game's unit (Boon: Victory Cards, the "
+        "rounds' uncapped value; B.O.N: points) with a 95% confidence interval over deals.",
+    )
+    arena.add_argument(
+        "--agents",
+        nargs="+",
+        required=True,
+        metavar="SPEC",
+        help=f"one per seat (3-5); {_SPEC_HELP} (B.O.N: random, heuristic[:name=value,...])",
+    )
+    arena.add_argument("--deals", type=int, default=None, help="deals to play (default 1000)")
+    _add_game_option(arena)
+    arena.add_argument(
+        "--episode",
+        choices=("round", "game"),
+        default="round",
+        help="round: duplicate rounds (default); game: duplicate whole Boon games, reporting "
+        "each agent's game win rate",
+    )
+    arena.add_argument(
+        "--games", type=int, default=None, help="games to play with --episode game (default 100)"
+    )
+    arena.add_argument(
+        "--max-rounds",
+        type=int,
+        default=None,
+        help=f"with --episode game, stop a game after this many rounds (default "
+        f"{DEFAULT_MAX_ROUNDS}, reported as truncated)",
+    )
+    arena.add_argument("--seed", type=int, default=0, help="seed of the deals and agents")
+    arena.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    arena.add_argument("--json", action="store_true", help="print one JSON object, no table")
+    arena.add_argument(
+        "--save",
+        metavar="FILE.jsonl",
+        help="write every round played as one JSON line (the reset options, seats, actions, info)",
+    )
+    arena.set_defaults(run=_run_arena)
+
+    compare = commands.add_parser(
+        "compare",
+        help="compare two saved arena runs deal by deal",
+        description="The paired difference of one agent's mean Victory Cards per round between "
+        "two Boon arena runs saved with --save on the same deals (the same --seed), with a 95% "
+        "confidence interval over the deals: how much better A played than B, with the luck of "
+        "the deals taken out.",
+    )
+    compare.add_argument("first", metavar="A.jsonl", help="the first run's --save file")
+    compare.add_argument("second", metavar="B.jsonl", help="the second run's --save file")
+    for which in ("a", "b"):
+        compare.add_argument(
+            f"--agent-{which}",
+            metavar="SPEC",
+            help=f"the agent compared in the {'first' if which == 'a' else 'second'} file "
+            "(default: the spec that sits alone at its tables)",
+        )
+    compare.add_argument("--json", action="store_true", help="print one JSON object")
+    compare.set_defaults(run=_run_compare)
+
+    play = commands.add_parser(
+        "play",
+        help="play a game in the terminal",
+        description="Play Boon or B.O.N at the terminal against agents: a whole game (Boon: "
+        "until someone holds no Victory Cards; B.O.N: until a score reaches 5) unless --rounds "
+        "stops it sooner.",
+    )
+    play.add_argument(
+        "--opponents",
+        nargs="+",
+        default=["heuristic"],
+        metavar="SPEC",
+        help=f"one spec for every opponent, or one per opponent seat; {_SPEC_HELP} "
+        "(bare 'ppo' is the shipped model for the table size)",
+    )
+    play.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    _add_game_option(play)
+    play.add_argument(
+        "--num-players",
+        type=int,
+        default=4,
+        choices=sorted({*PLAYER_COUNTS, *BOYN_PLAYER_COUNTS}),
+        help="players at the table (Boon and B.O.N 3-5, BOYN 2-6; default 4)",
+    )
+    play.add_argument("--seed", type=int, default=None, help="seed of the deals and the agents")
+    play.add_argument(
+        "--rounds", type=int, default=None, help="stop after this many rounds (default: the game)"
+    )
+    play.set_defaults(run=_run_play)
+
+    serve = commands.add_parser(
+        "serve",
+        help="play in the browser, or step through a replay",
+        description="Serve a web table on this machine: open the printed address to play whole "
+        "games against agents (with a coach), or, with --replay, to step through the rounds of "
+        "a 'boon arena --save' file with every hand shown. Needs the 'web' extra.",
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="address (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8000, help="port (default 8000; 0: any free)")
+    serve.add_argument("--players", type=int, default=4, choices=PLAYER_COUNTS)
+    serve.add_argument(
+        "--opponents",
+        nargs="+",
+        default=["heuristic"],
+        metavar="SPEC",
+        help=f"one spec for every opponent, or one per opponent seat; {_SPEC_HELP}",
+    )
+    serve.add_argument("--replay", metavar="FILE.jsonl", help="a 'boon arena --save' file")
+    serve.add_argument("--seed", type=int, default=None, help="seed of the deals and the agents")
+    serve.add_argument(
+        "--idle-timeout",
+        type=float,
+        default=1800.0,
+        metavar="SECONDS",
+        help="drop a game after this long without a move (default 1800)",
+    )
+    serve.add_argument("--max-games", type=int, default=64, help="games open at once (default 64)")
+    serve.set_defaults(run=_run_serve)
+
+    tournament = commands.add_parser(
+        "tournament",
+        help="rate agents: every pair in duplicate, one rating each",
+        description="Play every pair of agents in duplicate (each alone against the other's "
+        "copies, both ways, every rotation, on the same deals) and fit one rating per agent in "
+        "Victory Cards per round (least squares on the pair margins, mean 0), with 95% "
+        "confidence intervals over deals. Method: docs/agents.md, 'Tournament'.",
+    )
+    tournament.add_argument(
+        "--agents", nargs="+", required=True, metavar="SPEC", help=f"2 or more; {_SPEC_HELP}"
+    )
+    tournament.add_argument("--players", type=int, default=4, help="table size, 3-5 (default 4)")
+    tournament.add_argument(
+        "--deals", type=int, default=100, help="deals per line-up (default 100)"
+    )
+    tournament.add_argument("--seed", type=int, default=0, help="seed of the deals and agents")
+    tournament.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    tournament.add_argument(
+        "--json", metavar="PATH", help="write the results as JSON to PATH ('-': stdout, no table)"
+    )
+    tournament.add_argument(
+        "--plot", metavar="PATH.png", help="save the ratings and margins plot (needs matplotlib)"
+    )
+    tournament.set_defaults(run=_run_tournament)
+    advise_parser = commands.add_parser(
+        "advise",
+        help="should this hand pick or pass?",
+        description="Estimate picking against passing for one Boon hand at a position of the "
+        "pick order (the players before it having passed): the hidden cards are sampled "
+        "uniformly, each sample is played out both ways with the agent in every seat, and the "
+        "advised seat's round value (Victory Cards, uncapped) is reported with 95% CIs.",
+    )
+    advise_parser.add_argument(
+        "--players", type=int, default=4, help="players at the table: 3, 4 or 5 (default 4)"
+    )
+    advise_parser.add_argument(
+        "--position",
+        type=int,
+        required=True,
+        help="place in the pick order: 0 decides first (left of the dealer), players-1 is the "
+        "dealer; passing there makes a Leaster",
+    )
+    advise_parser.add_argument(
+        "--hand", required=True, help='the hand, e.g. "gold 14, gold 13, red 6, ..."'
+    )
+    advise_parser.add_argument(
+        "--agent",
+        default="heuristic",
+        metavar="SPEC",
+        help=f"the player in every seat (default heuristic); {_SPEC_HELP}",
+    )
+    advise_parser.add_argument(
+        "--deals", type=int, default=2000, help="sampled deals (default 2000)"
+    )
+    advise_parser.add_argument("--seed", type=int, default=0, help="seed of the samples")
+    advise_parser.add_argument("--json", action="store_true", help="print one JSON object")
+    advise_parser.set_defaults(run=_run_advise)
+
+    bench_parser = commands.add_parser(
+        "bench",
+        help="measure the engine and environment throughput",
+        description=bench.__doc__.split("\n\n")[0],
+    )
+    bench.add_arguments(bench_parser)
+    bench_parser.set_defaults(run=_run_bench)
+    return parser
+
+
+def _add_game_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--game", choices=tuple(ARENA_GAMES), default="boon", help="the game (default boon)"
+    )
+
+
+# -------------------------------------------------------------------------------------- arena
+def _run_arena(args: argparse.Namespace) -> int:
+    _check_specs(args.agents, len(args.agents), args.game)
+    if args.episode == "game":
+        return _run_game_arena(args)
+    if args.games is not None or args.max_rounds is not None:
+        raise UsageError("--games and --max-rounds go with --episode game")
+    args.deals = 1000 if args.deals is None else args.deals
+    if args.deals < 1 or args.workers < 1:
+        raise UsageError(f"--deals and --workers must be >= 1, got {args.deals} and {args.workers}")
+    if args.save is not None:
+        _check_writable("--save", args.save)
+    report = run_arena(
+        args.agents,
+        args.deals,
+        seed=args.seed,
+        workers=args.workers,
+        progress=not args.json,
+        save=args.save,
+        game=ARENA_GAMES[args.game],
+    )
+    print(json.dumps(report.to_json()) if args.json else report.table())
+    return 0
+
+
+def _run_compare(args: argparse.Namespace) -> int:
+    try:
+        comparison = compare_runs(args.first, args.second, args.agent_a, args.agent_b)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    print(json.dumps(comparison.to_json()) if args.json else comparison.table())
+    return 0
+
+
+def _run_tournament(args: argparse.Namespace) -> int:
+    if args.players not in PLAYER_COUNTS:
+        raise UsageError(f"--players must be 3, 4 or 5, got {args.players}")
+    if len(args.agents) < 2 or len(set(args.agents)) != len(args.agents):
+        raise UsageError(f"--agents needs 2 or more distinct specs, got {' '.join(args.agents)}")
+    _check_specs(args.agents, args.players, "boon")
+    if args.deals < 1 or args.workers < 1:
+        raise UsageError(f"--deals and --workers must be >= 1, got {args.deals} and {args.workers}")
+    if args.plot is not None:
+        if not args.plot.endswith(".png"):
+            raise UsageError(f"--plot writes a PNG: give a path ending in .png, got {args.plot}")
+        if importlib.util.find_spec("matplotlib") is None:
+            raise UsageError("--plot needs matplotlib: pip install 'boon-env[notebooks]'")
+    for option, path in (("--json", args.json), ("--plot", args.plot)):
+        if path is not None and path != "-":
+            _check_writable(option, path)
+    report = run_tournament(
+        args.agents,
+        args.players,
+        args.deals,
+        seed=args.seed,
+        workers=args.workers,
+        progress=args.json != "-",
+    )
+    if args.json == "-":
+        print(json.dumps(report.to_json()))
+    else:
+        print(report.table())
+        if args.json is not None:
+            Path(args.json).write_text(json.dumps(report.to_json()) + "\n")
+    if args.plot is not None:
+        plot_report(report, args.plot)
+    return 0
+
+
+def _check_writable(option: str, path: str) -> None:
+    """A bad output path fails now, not after the whole run."""
+    try:
+        open(path, "w").close()
+    except OSError as error:
+        raise UsageError(f"{option}: cannot write {path}: {error.strerror}") from None
+
+
+def _run_game_arena(args: argparse.Namespace) -> int:
+    if args.game != "boon":
+        raise UsageError(f"--episode game plays Boon games; not available with --game {args.game}")
+    if args.deals is not None:
+        raise UsageError("--episode game counts games: use --games, not --deals")
+    if args.save is not None:
+        raise UsageError("--save records rounds; it is not available with --episode game")
+    games = 100 if args.games is None else args.games
+    max_rounds = DEFAULT_MAX_ROUNDS if args.max_rounds is None else args.max_rounds
+    if games < 1 or args.workers < 1 or max_rounds < 1:
+        raise UsageError(
+            f"--games, --workers and --max-rounds must be >= 1, got {games}, {args.workers} "
+            f"and {max_rounds}"
+        )
+    report = run_game_arena(
+        args.agents,
+        games,
+        seed=args.seed,
+        workers=args.workers,
+        max_rounds=max_rounds,
+        progress=not args.json,
+    )
+    print(json.dumps(report.to_json()) if args.json else report.table())
+    return 0
+
+
+def _check_specs(specs: Sequence[str], num_players: int, game: str) -> list[Agent]:
+    """Build the agents of the user's specs, turning a bad spec into a :class:`UsageError`."""
+    counts = ARENA_GAMES[game].player_counts
+    if num_players not in counts:
+        raise UsageError(
+            f"a {game} table has {counts[0]}-{counts[-1]} seats; {num_players} agents were given"
+        )
+    try:
+        return [make_agent(spec, num_players=num_players, game=game) for spec in specs]
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+
+
+def _run_bench(args: argparse.Namespace) -> int:
+    bench.run(args)
+    return 0
+
+
+# ------------------------------------------------------------------------------------- advise
+def _run_advise(args: argparse.Namespace) -> int:
+    request = {
+        "hand": args.hand,
+        "players": args.players,
+        "position": args.position,
+        "agent": args.agent,
+        "deals": args.deals,
+    }
+    try:
+        check_request(**request)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    advice = advise(**request, seed=args.seed)
+    print(json.dumps(advice.to_json()) if args.json else advice.table())
+    return 0
+
+
+# -------------------------------------------------------------------------------------- serve
+def _run_serve(args: argparse.Namespace) -> int:
+    if args.idle_timeout <= 0 or args.max_games < 1:
+        raise UsageError("--idle-timeout must be > 0 and --max-games >= 1")
+    try:
+        from agents.web import app as web  # the web extra; only this command needs it
+    except ImportError as error:
+        raise UsageError(f"needs the web extra: pip install 'boon-env[web]' ({error})") from None
+    names = web.host_names(args.host)
+    try:
+        app = web.create_app(
+            args.players,
+            args.opponents,
+            args.replay,
+            seed=args.seed,
+            idle_timeout=args.idle_timeout,
+            max_games=args.max_games,
+            allowed_hosts=names,
+        )
+        listener = web.listen(args.host, args.port)
+    except ValueError as error:  # a bad spec, replay file or address
+        raise UsageError(str(error)) from None
+    print(f"Boon table at {web.url_of(listener)} (Ctrl+C to stop)", flush=True)
+    if "*" in names:
+        print(f"warning: listening on {args.host}: anyone who can reach it can use this table")
+    web.run(app, listener, args.max_games)
+    return 0
+
+
+# --------------------------------------------------------------------------------------- play
+def _run_play(args: argparse.Namespace) -> int:
+    n = args.num_players
+    if not 0 <= args.seat < n:
+        raise UsageError(f"--seat must be a seat 0-{n - 1}, got {args.seat}")
+    if args.rounds is not None and args.rounds < 1:
+        raise UsageError(f"--rounds must be >= 1, got {args.rounds}")
+    specs = args.opponents
+    if len(specs) not in (1, n - 1):
+        raise UsageError(
+            f"--opponents takes 1 spec or {n - 1} (one per opponent), got {len(specs)}"
+        )
+    others = [seat for seat in range(n) if seat != args.seat]
+    seat_spec = [specs[0 if len(specs) == 1 else i] for i in range(n - 1)]
+    agents = dict(zip(others, _check_specs(seat_spec, n, args.game), strict=True))
+    for seat, agent in agents.items():
+        agent.reset(None if args.seed is None else args.seed + seat)
+    terminals = {"boon": BoonTerminal, "bon": BonTerminal, "boyn": BoynTerminal}
+    game = terminals[args.game]()
+    return play_game(game, agents, args.seat, n, args.seed, args.rounds, input_line=input)
+
+
+class BoonTerminal(TrickTerminal):
+    """What ``boon play`` shows of Boon (:class:`~agents.games.terminal.TerminalGame`)."""
+
+    def new_env(self, num_players: int, rounds: int | None) -> boon_v0.raw_env:
+        """A game of Boon, capped at ``rounds`` rounds."""
+        return boon_v0.raw_env(num_players=num_players, episode="game", max_rounds=rounds)
+
+    def intro(self, env: boon_v0.raw_env, human: int) -> str:
+        """How to type a move."""
+        return f"You are player_{human}. Type a move's number or its name (e.g. 'gold 14', 'pass')."
+
+    def ask(self, env: boon_v0.raw_env, human: int, input_line: Callable[[str], str]) -> int | None:
+        """Show the table, the Boon and the buried cards to the picker, and read a move."""
+        state = env.game.round
+        print()
+        print(render_table(state, env.game.victory_cards, show_hand_of=human))
+        if state.picker == human and state.phase is Phase.DISCARD:
+            print(f"The Boon held: {', '.join(names_of(state.boon))}")
+            if state.discards:
+                print(f"Buried so far: {', '.join(names_of(state.discards))}")
+        return ask_move(state.legal_actions(), action_name, _parse_action, input_line)
+
+    def trick_won(self, trick: Trick) -> str:
+        """Who won the trick, and its points."""
+        points = sum(POINTS[card] for card in trick.cards)
+        return f"   -> player_{trick.winner} wins the trick ({points} points)."
+
+    def announce(self, state: Round, seat: int, action: int, human: int) -> None:
+        """Say what ``seat`` does; a buried card stays secret from everyone but the picker."""
+        who = "You" if seat == human else f"player_{seat}"
+        if action == PICK:
+            print(f"{who} pick{'s' if seat != human else ''} the Boon.")
+        elif action == PASS:
+            print(f"{who} pass{'es' if seat != human else ''}.")
+        elif state.phase is Phase.DISCARD:
+            # A buried card stays secret from everyone but the picker.
+            print(f"You bury {action_name(action)}." if seat == human else f"{who} buries a card.")
+        else:
+            print(f"{who} play{'s' if seat != human else ''} {action_name(action)}.")
+
+    def show_scoring(self, info: dict[str, Any], human: int) -> None:
+        """Who picked and what was buried, then points, tricks and Victory Cards per seat."""
+        print("\nRound over.")
+        if info["leaster"]:
+            print("Everyone passed: a Leaster (fewest points with at least one trick wins).")
+        else:
+            buried = mask_of(card for card in info["discards"] if card >= 0)
+            print(f"player_{info['picker']} picked and buried {', '.join(names_of(buried))}.")
+        print("seat      points  tricks  victory cards  change")
+        for seat, (points, tricks, vc, change) in enumerate(
+            zip(
+                info["points"],
+                info["tricks_won"],
+                info["victory_cards"],
+                info["payout"],
+                strict=True,
+            )
+        ):
+            you = " (you)" if seat == human else ""
+            print(f" player_{seat}  {points:>6}  {tricks:>6}  {vc:>13}  {change:>+6}{you}")
+
+    def ending(self, winners: str, stopped_early: bool) -> str:
+        """Who holds the most Victory Cards."""
+        return f"Most Victory Cards{' so far' if stopped_early else ''}: {winners}"
+
+
+def _parse_action(text: str) -> int:
+    """The action id of ``"pick"``, ``"pass"`` or a card name (``ValueError`` otherwise)."""
+    named = {"pick": PICK, "pass": PASS}
+    return named[text] if text in named else parse_card(text)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

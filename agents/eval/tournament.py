@@ -1,0 +1,271 @@
+"""The tournament (``boon tournament``): every agent against every other in duplicate, and one
+rating per agent on a common scale of Victory Cards per round.
+
+**A pair's match.** Agents ``a`` and ``b`` meet in two arena line-ups on the same deals: ``a``
+alone against ``n - 1`` copies of ``b``, and ``b`` alone against ``n - 1`` copies of ``a``, each
+played in every rotation by the duplicate arena (:func:`agents.eval.arena.arena_rounds`, the very
+rounds ``boon arena --agents a b b b`` plays, batched when both agents are). So each agent plays
+every hand of every deal from every seat, alone and in company, and the luck of the cards
+cancels. With ``x_d`` the lone ``a``'s mean Victory Cards per round in deal ``d`` and ``y_d``
+the lone ``b``'s, the pair's duplicate margin on that deal is
+
+    ``m_d(a, b) = (x_d - y_d) / 2``
+
+the Victory Cards per round ``a`` gains over ``b`` when either one sits at a table of the other.
+It is antisymmetric, exactly 0 between identical deterministic agents, and its first half is the
+figure the arena reports for ``a`` against ``n - 1`` ``b`` (the project's usual target).
+
+**Ratings.** The ratings ``r`` are the least-squares fit of ``r_a - r_b`` to every pair's mean
+margin, anchored at mean 0 (the minimum-norm solution, ``pinv(X) @ m`` with ``X`` the pairs'
+design matrix; every pair meets, so the fit is unique). In a full round robin it reduces to
+``r_a = (1/K) * sum over b != a of margin(a, b)``: an agent's rating is its expected margin
+against the average of the field, and a rating difference is the expected margin between two
+agents when margins add up (``a`` over ``c`` = ``a`` over ``b`` + ``b`` over ``c``).
+
+**Intervals.** Every pair plays the same deals, so the unit of the intervals is the deal, as in
+the arena: the fit is linear, so deal ``d``'s pair margins give per-deal ratings
+``r_d = pinv(X) @ m_d`` whose mean over deals is ``r``, and each rating's and each margin's 95%
+interval is ``mean +/- 1.96 * sd / sqrt(N)`` over the ``N`` deals (normal approximation; the
+deal-clustered covariance of the fit). A rating's interval is its distance from the field's
+mean; whether two agents differ is read from their pair's interval.
+"""
+
+from __future__ import annotations
+
+import itertools
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from agents.eval.arena import arena_rounds, boon_records, mean_and_half_width
+from agents.specs import make_agent
+from boon_env.games.boon.rules import PLAYER_COUNTS
+
+
+@dataclass(frozen=True)
+class Rating:
+    """One agent's rating (Victory Cards per round over the field's mean) and its interval."""
+
+    agent: str
+    rating: float
+    ci95: tuple[float, float]
+
+
+@dataclass(frozen=True)
+class PairResult:
+    """The duplicate margin of ``a`` over ``b`` (Victory Cards per round) and its interval."""
+
+    a: str
+    b: str
+    margin: float
+    ci95: tuple[float, float]
+
+
+@dataclass(frozen=True)
+class TournamentReport:
+    """A tournament's ratings, best first, and each pair's margin, the better-rated agent as
+    ``a``, in leaderboard order."""
+
+    num_players: int
+    deals: int
+    agents: list[Rating]
+    pairs: list[PairResult]
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``--json`` object (see ``docs/cli.md``)."""
+        return {
+            "num_players": self.num_players,
+            "deals": self.deals,
+            "agents": [
+                {"agent": r.agent, "rating": r.rating, "ci95": list(r.ci95)} for r in self.agents
+            ],
+            "pairs": [
+                {"a": p.a, "b": p.b, "margin": p.margin, "ci95": list(p.ci95)} for p in self.pairs
+            ],
+        }
+
+    def table(self) -> str:
+        """The leaderboard and the pair margins as aligned text."""
+        width = max(len(name) for name in ["agent", *(r.agent for r in self.agents)])
+        lines = [
+            f"{self.num_players} players, {self.deals} deals per line-up, every pair in both "
+            f"1-vs-{self.num_players - 1} line-ups x {self.num_players} rotations",
+            f"rank  {'agent':<{width}}  {'rating':>7}  {'95% CI':>17}",
+        ]
+        lines.extend(
+            f"{rank:>4}  {r.agent:<{width}}  {r.rating:>+7.3f}  {_interval(r.ci95):>17}"
+            for rank, r in enumerate(self.agents, 1)
+        )
+        lines += ["", f"{'a':<{width}}  {'b':<{width}}  {'margin':>7}  {'95% CI':>17}"]
+        lines.extend(
+            f"{p.a:<{width}}  {p.b:<{width}}  {p.margin:>+7.3f}  {_interval(p.ci95):>17}"
+            for p in self.pairs
+        )
+        return "\n".join(lines)
+
+
+def _interval(ci: tuple[float, float]) -> str:
+    return f"[{ci[0]:+.3f}, {ci[1]:+.3f}]"
+
+
+def run_tournament(
+    specs: Sequence[str],
+    num_players: int,
+    deals: int,
+    seed: int = 0,
+    workers: int = 1,
+    progress: bool = False,
+) -> TournamentReport:
+    """Play every pair of ``specs`` in duplicate at ``num_players`` seats on deals ``0 ..
+    deals - 1`` of the run seeded ``seed`` and fit the ratings (see the module docstring).
+
+    Raises:
+        ValueError: fewer than 2 specs or a spec given twice, a bad table size, deal or worker
+            count, or a spec that does not build at that table size (e.g. a model made for
+            another), all before any round is played.
+    """
+    specs = list(specs)
+    if len(specs) < 2 or len(set(specs)) != len(specs):
+        raise ValueError(f"a tournament needs 2 or more distinct agent specs, got {specs}")
+    if num_players not in PLAYER_COUNTS:
+        raise ValueError(f"num_players must be one of {PLAYER_COUNTS}, got {num_players}")
+    if deals < 1 or workers < 1:
+        raise ValueError(f"deals and workers must be >= 1, got {deals} and {workers}")
+    for spec in specs:
+        make_agent(spec, num_players=num_players)
+    pairs = list(itertools.combinations(range(len(specs)), 2))
+    margins = np.stack(
+        [
+            pair_margins(specs[i], specs[j], num_players, deals, seed, workers, progress)
+            for i, j in pairs
+        ]
+    )
+    ratings = fit_ratings(len(specs), pairs, margins)
+    order = np.argsort(-ratings.mean(axis=1), kind="stable")  # best first
+    rank = {int(agent): place for place, agent in enumerate(order)}
+    # Each pair once, the better-rated agent as ``a``, in leaderboard order.
+    oriented = [
+        (i, j, row) if rank[i] < rank[j] else (j, i, -row)
+        for (i, j), row in zip(pairs, margins, strict=True)
+    ]
+    oriented.sort(key=lambda pair: (rank[pair[0]], rank[pair[1]]))
+    return TournamentReport(
+        num_players=num_players,
+        deals=deals,
+        agents=[Rating(specs[a], *_mean_and_ci(ratings[a])) for a in order],
+        pairs=[PairResult(specs[a], specs[b], *_mean_and_ci(row)) for a, b, row in oriented],
+    )
+
+
+def pair_margins(
+    a: str,
+    b: str,
+    num_players: int,
+    deals: int,
+    seed: int = 0,
+    workers: int = 1,
+    progress: bool = False,
+) -> np.ndarray:
+    """The duplicate margin of ``a`` over ``b`` on each deal: half the lone ``a``'s mean Victory
+    Cards per round against ``n - 1`` ``b`` minus the lone ``b``'s against ``n - 1`` ``a``."""
+    lone = []
+    for alone, others in ((a, b), (b, a)):
+        lineup = [alone] + [others] * (num_players - 1)
+        if progress:
+            print(f"{alone} alone against {num_players - 1} {others}", file=sys.stderr)
+        lone.append(
+            [
+                np.mean([r.value for one in rounds for r in boon_records(one) if r.slot == 0])
+                for rounds in arena_rounds(lineup, deals, seed, workers, progress)
+            ]
+        )
+    return (np.asarray(lone[0]) - np.asarray(lone[1])) / 2
+
+
+def fit_ratings(
+    num_agents: int, pairs: Sequence[tuple[int, int]], margins: np.ndarray
+) -> np.ndarray:
+    """Least-squares ratings with mean 0 from pair margins, one fit per deal.
+
+    Args:
+        num_agents: ``K``, the agents are ``0 .. K - 1``.
+        pairs: ``(a, b)`` for each row of ``margins``.
+        margins: ``(pairs, deals)``, the margin of ``a`` over ``b`` on each deal.
+
+    Returns:
+        ``(K, deals)``: the ratings fitted to each deal's margins; their mean over deals is the
+        fit to the mean margins (the fit is linear).
+
+    Raises:
+        ValueError: the pairs do not connect all the agents (the ratings would not be tied to
+            one another).
+    """
+    design = np.zeros((len(pairs), num_agents))
+    for row, (a, b) in enumerate(pairs):
+        design[row, a], design[row, b] = 1.0, -1.0
+    # Connected pairs leave only a common shift free: rank K - 1.
+    if num_agents < 2 or np.linalg.matrix_rank(design) != num_agents - 1:
+        raise ValueError(f"the pairs {list(pairs)} do not connect all {num_agents} agents")
+    # The minimum-norm solution is the one orthogonal to that shift: ratings with mean 0.
+    return np.linalg.pinv(design) @ np.asarray(margins, dtype=float)
+
+
+def _mean_and_ci(per_deal: np.ndarray) -> tuple[float, tuple[float, float]]:
+    mean, half = mean_and_half_width(per_deal)
+    return mean, (mean - half, mean + half)
+
+
+def plot_report(report: TournamentReport, path: str | Path) -> None:
+    """Save the ratings with their intervals and the matrix of pair margins as a PNG.
+
+    Needs matplotlib (the ``notebooks`` extra), imported here so that the rest of the command
+    line works without it.
+    """
+    from matplotlib.figure import Figure  # no pyplot: no GUI backend, no global state
+
+    names = [r.agent for r in report.agents]
+    k = len(names)
+    matrix = np.zeros((k, k))
+    for pair in report.pairs:
+        i, j = names.index(pair.a), names.index(pair.b)
+        matrix[i, j], matrix[j, i] = pair.margin, -pair.margin
+    figure = Figure(figsize=(6 + 0.9 * k, 1.2 + 0.6 * k), layout="constrained")
+    board, grid = figure.subplots(1, 2, width_ratios=(1, 1))
+    ratings = np.array([r.rating for r in report.agents])
+    errors = np.abs(np.array([r.ci95 for r in report.agents]).T - ratings)
+    rows = np.arange(k)
+    board.errorbar(ratings, rows, xerr=errors, fmt="o", capsize=4)
+    board.axvline(0.0, color="grey", linewidth=0.8)
+    board.set(
+        yticks=rows,
+        yticklabels=names,
+        xlabel="rating (Victory Cards per round, 95% CI)",
+        title=f"{report.num_players} players, {report.deals} deals",
+    )
+    board.invert_yaxis()
+    bound = max(float(np.abs(matrix).max()), 1e-9)
+    grid.imshow(matrix, cmap="RdBu", vmin=-bound, vmax=bound)
+    for i, j in itertools.product(range(k), repeat=2):
+        if i != j:
+            dark = abs(matrix[i, j]) > 0.6 * bound  # white on the deep colours
+            grid.text(
+                j,
+                i,
+                f"{matrix[i, j]:+.2f}",
+                ha="center",
+                va="center",
+                fontsize=8,
+                color="white" if dark else "black",
+            )
+    grid.set(
+        xticks=rows,
+        yticks=rows,
+        yticklabels=names,
+        title="margin of row over column",
+    )
+    grid.set_xticklabels(names, rotation=45, ha="right")
+    figure.savefig(path, dpi=120)

@@ -1,0 +1,1 @@
+"""The game registry (filled in below)."""

@@ -1,0 +1,1 @@
+"""BOYN's players and views: the heuristic, the seat's view, its arena records and its terminal."""

@@ -1,0 +1,199 @@
+"""A rule-based BOYN player: shed points, keep the wilds, punish a neighbour about to go out.
+
+The logic lives in :func:`choose`, which works on a :class:`BoynView`; the agent builds that
+view from its observation (:meth:`BoynView.from_observation`), and tests build it straight from
+the engine's round (:meth:`BoynView.from_round`), so there is one implementation of the play.
+
+Every legal action gets a score; the best one is played (the lowest id on ties):
+
+- **Shed points early**: a card scores the points it would count if it stayed in hand.
+- **Save wilds**: Jacks and red 3s lose ``wild_cost``; they are kept for when nothing else
+  plays, and a red 3 saved for last makes the next player draw 5 as this player goes out.
+- **Aim 2s and red 3s** at the next player (in the direction of play) when it holds
+  ``danger_size`` cards or fewer; 7s skip it and Aces turn play away from it, for less.
+- **Swap with a Queen** when another hand is at least ``swap_margin`` cards smaller than the
+  one left after the Queen: take the smallest.
+- **Keep options**: each card left in hand that would follow the new active card adds
+  ``follow_weight``; a Jack names the suit most held.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from agents.games.boon.view import legal_bits
+from boon_env.games.boyn.encoding import LAYOUT, RUN_SCALE, SIZE_SCALE
+from boon_env.games.boyn.rules import (
+    ACTION_KIND,
+    ACTION_NAMED_SUIT,
+    ACTION_SWAP,
+    PLAYER_COUNTS,
+    Round,
+    actions_of,
+)
+from boon_env.games.boyn.rules.cards import (
+    ACE,
+    JACK,
+    NUM_KINDS,
+    RANK_KINDS,
+    RANK_OF,
+    RED_THREES,
+    SUIT_KINDS,
+    SUIT_OF,
+    WILDS,
+    points_by_kind,
+)
+
+_POINTS = points_by_kind(25)
+
+
+@dataclass(frozen=True)
+class BoynHeuristicParams:
+    """The heuristic's tunable weights (see the module docstring).
+
+    Attributes:
+        wild_cost: what playing a Jack or a red 3 costs, in points.
+        danger_size: a next player holding this many cards or fewer is about to go out.
+        attack_bonus: the value of a 2 or red 3 aimed at a next player about to go out
+            (half of it for a 7 or an Ace).
+        swap_margin: a Queen swaps when another hand is this many cards smaller than ours.
+        swap_bonus: the value of each card a swap sheds.
+        follow_weight: the value of each card left in hand that follows the new active card.
+    """
+
+    wild_cost: float = 30.0
+    danger_size: int = 2
+    attack_bonus: float = 40.0
+    swap_margin: int = 3
+    swap_bonus: float = 10.0
+    follow_weight: float = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class BoynView:
+    """What the seat to act knows and the heuristic uses, seats relative (0 = me).
+
+    Attributes:
+        hand: how many cards of each kind I hold (52 counts).
+        active_suit, active_rank: the active card (after a Jack, the named suit and rank 11).
+        run: the length of the 2-run.
+        direction: +1 while play goes to my left (relative seat 1), -1 after an odd number of
+            Aces.
+        hand_sizes: cards held per relative seat, one entry per player.
+    """
+
+    hand: tuple[int, ...]
+    active_suit: int
+    active_rank: int
+    run: int
+    direction: int
+    hand_sizes: tuple[int, ...]
+
+    @classmethod
+    def from_round(cls, state: Round, seat: int) -> BoynView:
+        """The view of ``seat`` in a live round."""
+        n = state.config.num_players
+        hand = state.hands[seat]
+        sizes = state.hand_sizes()
+        return cls(
+            hand=tuple((hand >> k & 1) + (hand >> (k + NUM_KINDS) & 1) for k in range(NUM_KINDS)),
+            active_suit=state.active_suit,
+            active_rank=state.active_rank,
+            run=state.run,
+            direction=state.direction,
+            hand_sizes=tuple(sizes[(seat + r) % n] for r in range(n)),
+        )
+
+    @classmethod
+    def from_observation(cls, observation: np.ndarray) -> BoynView:
+        """The view of the observing seat, decoded from its ``boyn_v0`` observation vector."""
+        pieces = LAYOUT.decode(observation)
+        n = PLAYER_COUNTS[int(np.argmax(pieces["num_players"]))]
+        return cls(
+            hand=tuple(pieces["hand"].sum(axis=0).astype(int).tolist()),
+            active_suit=int(np.argmax(pieces["active_suit"])),
+            active_rank=int(np.argmax(pieces["active_rank"])) + 1,
+            run=round(float(pieces["run"][0]) * RUN_SCALE),
+            direction=1 if pieces["clockwise"][0] else -1,
+            hand_sizes=tuple(np.rint(pieces["hand_sizes"][:n] * SIZE_SCALE).astype(int).tolist()),
+        )
+
+    @property
+    def num_players(self) -> int:
+        """Players at the table."""
+        return len(self.hand_sizes)
+
+    @property
+    def next_seat(self) -> int:
+        """The relative seat that plays after me."""
+        return 1 if self.direction > 0 else self.num_players - 1
+
+
+def choose(view: BoynView, legal: int, params: BoynHeuristicParams) -> int:
+    """The heuristic's action for ``view`` given the legal-action bitmask ``legal``."""
+    actions = actions_of(legal)
+    return max(actions, key=lambda action: (score(view, action, params), -action))
+
+
+def score(view: BoynView, action: int, params: BoynHeuristicParams) -> float:
+    """How much the heuristic likes ``action`` (higher is better)."""
+    kind = ACTION_KIND[action]
+    rank = RANK_OF[kind]
+    wild = bool(WILDS >> kind & 1)
+    red_three = bool(RED_THREES >> kind & 1)
+    value = float(_POINTS[kind])
+    if wild:
+        value -= params.wild_cost
+    # The next player is about to go out: make it draw, skip it or turn play away from it.
+    n = view.num_players
+    if view.hand_sizes[view.next_seat] <= params.danger_size:
+        if rank == 2 or red_three:
+            value += params.attack_bonus
+        elif rank == 7 or (rank == ACE and n > 2):
+            value += params.attack_bonus / 2
+    # What is left after this card, and what it will have to follow.
+    left = list(view.hand)
+    left[kind] -= 1
+    if ACTION_SWAP[action]:
+        target = ACTION_SWAP[action]
+        shed = sum(left) - view.hand_sizes[target]
+        if shed < params.swap_margin or view.hand_sizes[target] != min(view.hand_sizes[1:]):
+            return value - params.swap_bonus * params.swap_margin  # never a pointless swap
+        value += params.swap_bonus * shed
+        return value
+    if red_three:
+        suit, follow_rank = view.active_suit, view.active_rank
+    elif rank == JACK:
+        suit, follow_rank = ACTION_NAMED_SUIT[action], JACK
+        value += params.follow_weight * _suit_count(left, suit)  # name the suit most held
+    else:
+        suit, follow_rank = SUIT_OF[kind], rank
+    followers = SUIT_KINDS[suit] | RANK_KINDS[follow_rank]
+    value += params.follow_weight * sum(
+        count for k, count in enumerate(left) if followers >> k & 1 and not WILDS >> k & 1
+    )
+    return value
+
+
+def _suit_count(hand: list[int], suit: int) -> int:
+    """Cards of ``suit`` in ``hand`` that are not wild."""
+    members = SUIT_KINDS[suit] & ~WILDS
+    return sum(count for k, count in enumerate(hand) if members >> k & 1)
+
+
+class BoynHeuristicAgent:
+    """The rule-based BOYN player behind the ``heuristic`` spec of ``--game boyn``;
+    deterministic."""
+
+    def __init__(self, params: BoynHeuristicParams | None = None, name: str = "heuristic") -> None:
+        self.params = params or BoynHeuristicParams()
+        self.name = name
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        """Decode the observation into a view and apply :func:`choose`."""
+        return choose(BoynView.from_observation(observation), legal_bits(action_mask), self.params)
+
+    def reset(self, seed: int | None = None) -> None:
+        """Nothing to reset: the heuristic has no state and no randomness."""

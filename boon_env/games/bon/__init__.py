@@ -1,0 +1,1 @@
+"""B.O.N ("Boast or Nothing"), a trick-taking game of exact bids: see ``docs/bon.md``."""

@@ -1,0 +1,1 @@
+"""Boon, the re-skin of Sheepshead: see ``docs/rules.md``."""

@@ -1,0 +1,1 @@
+"""BOYN ("Booger On Your Neighbor"), a shedding game: see ``docs/boyn.md``."""
