@@ -1,5 +1,6 @@
 """Third-party RL libraries accept Boon as it is: PettingZoo's registry and its SB3
-action-mask tutorial's way of training, and Tianshou's replay buffer holding round infos."""
+action-mask tutorial's way of training, and Tianshou's replay buffer holding round infos; the
+infos of every game have one shape, so they stack."""
 
 from __future__ import annotations
 
@@ -16,8 +17,16 @@ from sb3_contrib.common.wrappers import ActionMasker
 from tianshou.data import Batch, ReplayBuffer
 
 import boon_env  # noqa: F401 - registers boon/boon-v0
-from boon_env import boon_v0
+from boon_env import bon_v0, boon_v0, boyn_v0
 from boon_env.rules import PASS, PICK
+
+# Each game in whole-game episodes, with holdings and targets small enough that a game lasts a
+# few rounds (and a cap or turn limit that truncates some).
+SHORT_GAMES: dict[str, tuple[Any, dict[str, Any]]] = {
+    "boon": (boon_v0, {"starting_victory_cards": 2, "max_rounds": 4}),
+    "bon": (bon_v0, {"target_score": 2, "max_rounds": 4}),
+    "boyn": (boyn_v0, {"game_limit": 40, "max_turns": 150}),
+}
 
 
 def test_the_registry_builds_the_wrapped_env_with_its_config() -> None:
@@ -134,3 +143,52 @@ def test_the_old_info_shape_is_what_tianshou_refuses() -> None:
     leaster["round"] = {**leaster["round"], "picker": None, "discards": []}
     with pytest.raises(Exception):  # noqa: B017 - Tianshou raises its own kinds
         _store([picker_round, leaster])
+
+
+def _leaves(value: Any, path: str = "") -> dict[str, Any]:
+    """The leaves of a nested info by path (``"round.tricks.3.cards"``): the arrays a replay
+    buffer stores it as."""
+    if isinstance(value, dict):
+        items: Any = value.items()
+    elif isinstance(value, list) and value and isinstance(value[0], dict):
+        items = enumerate(value)
+    else:
+        return {path: value}
+    leaves: dict[str, Any] = {}
+    for key, item in items:
+        leaves.update(_leaves(item, f"{path}.{key}" if path else str(key)))
+    return leaves
+
+
+def _stacked(infos: list[dict[str, Any]]) -> dict[str, np.ndarray]:
+    """Each leaf of ``infos`` stacked with numpy; fails unless all have the same leaves and
+    every leaf the same shape."""
+    leaves = [_leaves(info) for info in infos]
+    assert all(leaf.keys() == leaves[0].keys() for leaf in leaves)
+    return {path: np.stack([leaf[path] for leaf in leaves]) for path in leaves[0]}
+
+
+@pytest.mark.parametrize("game", sorted(SHORT_GAMES))
+def test_numpy_stacks_the_infos_of_many_whole_games(game: str) -> None:
+    module, config = SHORT_GAMES[game]
+    env = module.env(episode="game", **config)
+    rng = np.random.default_rng(0)
+    rounds, games = [], []
+    for seed in range(40):
+        env.reset(seed=seed)
+        for agent in env.agent_iter():
+            obs, _reward, termination, truncation, info = env.last()
+            if agent == "player_0" and "round" in info:  # every agent sees every round's info
+                rounds.append(info["round"])
+                if "game" in info:
+                    games.append(info["game"])
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(None if termination or truncation else int(rng.choice(legal)))
+    assert len(games) == 40 and len(rounds) > 40
+    _stacked(rounds)
+    stacked = _stacked(games)
+    winners = stacked["winners"]
+    assert winners.shape == (40, len(env.possible_agents))
+    assert set(np.unique(winners)) <= {0, 1} and (winners.sum(axis=1) >= 1).all()
+    assert (winners.sum(axis=1) > 1).any()  # some wins are shared: the old shape varied
+    assert stacked["rounds"].max() > 1
