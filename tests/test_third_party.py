@@ -1,6 +1,6 @@
 """Third-party RL libraries accept Boon as it is: PettingZoo's registry and its SB3
-action-mask tutorial's way of training, and Tianshou's replay buffer holding round infos; the
-infos of every game have one shape, so they stack."""
+action-mask tutorial's way of training, Tianshou's replay buffer holding round infos and its
+collector playing whole games; the infos of every game have one shape, so they stack."""
 
 from __future__ import annotations
 
@@ -14,7 +14,10 @@ import pettingzoo.utils
 import pytest
 from sb3_contrib import MaskablePPO
 from sb3_contrib.common.wrappers import ActionMasker
-from tianshou.data import Batch, ReplayBuffer
+from tianshou.algorithm.multiagent.marl import MultiAgentPolicy
+from tianshou.algorithm.random import MARLRandomDiscreteMaskedOffPolicyAlgorithm
+from tianshou.data import Batch, Collector, ReplayBuffer, VectorReplayBuffer
+from tianshou.env import DummyVectorEnv, PettingZooEnv
 
 import boon_env  # noqa: F401 - registers boon/boon-v0
 from boon_env import bon_v0, boon_v0, boyn_v0
@@ -192,3 +195,32 @@ def test_numpy_stacks_the_infos_of_many_whole_games(game: str) -> None:
     assert set(np.unique(winners)) <= {0, 1} and (winners.sum(axis=1) >= 1).all()
     assert (winners.sum(axis=1) > 1).any()  # some wins are shared: the old shape varied
     assert stacked["rounds"].max() > 1
+
+
+@pytest.mark.parametrize("game", sorted(SHORT_GAMES))
+def test_tianshou_collects_whole_games(game: str) -> None:
+    # Tianshou's multi-agent recipe: PettingZooEnv over the wrapped env, one masked random
+    # policy per agent, a vector of envs filling one buffer. Its buffer stores each step's info
+    # as arrays, so a game's info must have the shape of every other game's.
+    module, config = SHORT_GAMES[game]
+
+    def make() -> PettingZooEnv:
+        return PettingZooEnv(module.env(episode="game", **config))
+
+    envs = DummyVectorEnv([make, make])
+    envs.seed([0, 1])
+    env = make()
+    random_player = MARLRandomDiscreteMaskedOffPolicyAlgorithm(env.action_space).policy
+    policy = MultiAgentPolicy(dict.fromkeys(env.agents, random_player))
+    buffer = VectorReplayBuffer(20_000, len(envs))
+    collector = Collector(policy, envs, buffer)
+    collector.reset()
+    stats = collector.collect(n_episode=12)
+    assert stats.n_collected_episodes == 12
+    steps = buffer[buffer.sample_indices(0)]
+    ends = steps.terminated | steps.truncated
+    assert ends.sum() == 12
+    winners = steps.info.game.winners[ends]
+    assert winners.shape == (12, len(env.agents))
+    assert (winners.sum(axis=1) >= 1).all()
+    assert (steps.info.game.rounds[ends] >= 1).all()
