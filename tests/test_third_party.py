@@ -1,6 +1,7 @@
 """Third-party RL libraries accept Boon as it is: PettingZoo's registry and its SB3
 action-mask tutorial's way of training, Tianshou's replay buffer holding round infos and its
-collector playing whole games; the infos of every game have one shape, so they stack."""
+collector playing whole games; the infos of every game have one shape, so they stack. PettingZoo's
+parallel conversion refuses the envs, as the README says."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import numpy as np
 import pettingzoo
 import pettingzoo.utils
 import pytest
+from pettingzoo.utils.conversions import aec_to_parallel
 from sb3_contrib import MaskablePPO
 from sb3_contrib.common.wrappers import ActionMasker
 from tianshou.algorithm.multiagent.marl import MultiAgentPolicy
@@ -224,3 +226,18 @@ def test_tianshou_collects_whole_games(game: str) -> None:
     assert winners.shape == (12, len(env.agents))
     assert (winners.sum(axis=1) >= 1).all()
     assert (steps.info.game.rounds[ends] >= 1).all()
+
+
+@pytest.mark.parametrize("game", sorted(SHORT_GAMES))
+def test_aec_to_parallel_refuses_with_the_error_the_readme_quotes(game: str) -> None:
+    module, _config = SHORT_GAMES[game]
+    readme = " ".join((Path(__file__).parents[1] / "README.md").read_text().split())
+    quoted = (
+        "Converting from an AEC environment to a Parallel environment with the to_parallel "
+        "wrapper is not generally safe"
+    )
+    assert quoted in readme
+    for env in (module.env(), module.raw_env()):
+        assert env.metadata["is_parallelizable"] is False
+        with pytest.raises(AssertionError, match=quoted):
+            aec_to_parallel(env)
