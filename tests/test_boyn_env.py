@@ -138,7 +138,7 @@ def test_a_whole_game_reports_its_winners() -> None:
     env.reset(options={"deal": SEVENS_OUT, "dealer": 1})
     for move in SEVENS.split(","):
         env.step(parse_action(move))
-    assert env.infos["player_0"]["game"] == {"winners": [0], "rounds": 1}
+    assert env.infos["player_0"]["game"] == {"winners": [1, 0], "rounds": 1}
     assert all(env.terminations.values())
 
 
@@ -163,7 +163,7 @@ def test_a_truncated_round_ends_the_episode_as_a_truncation(episode: str) -> Non
     assert info["round"]["out"] == -1 and info["round"]["points"] == [0] * 4
     assert info["round"]["turns"] == 3
     if episode == "game":
-        assert info["game"] == {"winners": [0, 1, 2, 3], "rounds": 1}
+        assert info["game"] == {"winners": [1, 1, 1, 1], "rounds": 1}
 
 
 # Neither hand holds a club, a Jack or a red 3, nor do the stock's first 13 cards: under the
@@ -186,7 +186,7 @@ def test_a_round_truncated_by_the_first_players_passes_ends_at_reset() -> None:
     env.reset(options={"deal": PASSING, "dealer": 1})
     assert all(env.truncations.values())
     assert env.infos["player_1"]["round"]["turns"] == 1
-    assert env.infos["player_1"]["game"] == {"winners": [0, 1], "rounds": 1}
+    assert env.infos["player_1"]["game"] == {"winners": [1, 1], "rounds": 1}
     for _agent in env.agent_iter():
         assert env.last()[3]
         env.step(None)
@@ -210,7 +210,7 @@ def test_a_next_round_truncated_before_its_first_decision_ends_the_game_on_top()
         "reshuffles": 0,
         "dealer": 0,
     }
-    assert info["game"] == {"winners": [0], "rounds": 2}
+    assert info["game"] == {"winners": [1, 0], "rounds": 2}
     assert env._cumulative_rewards == {"player_0": 0.0, "player_1": -85.0}  # the first round's
 
 

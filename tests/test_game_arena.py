@@ -25,7 +25,8 @@ from tests.test_cli import _boon
 
 
 def _played(victory_cards: list[int], rounds: int = 3) -> PlayedRound:
-    info = {"victory_cards": victory_cards, "game": {"winners": [], "rounds": rounds}}
+    winners = [int(held == max(victory_cards)) for held in victory_cards]
+    info = {"victory_cards": victory_cards, "game": {"winners": winners, "rounds": rounds}}
     return PlayedRound(0, 1, [3, 0, 1, 2], {"dealer": 0}, [], info)
 
 

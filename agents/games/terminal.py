@@ -119,7 +119,11 @@ class TrickTerminal:
         """The game's ``info["game"]``: its length and its winners (the leaders when
         ``--rounds`` stopped it)."""
         game = env.infos[env.agent_selection]["game"]
-        names = ", ".join("you" if seat == human else f"player_{seat}" for seat in game["winners"])
+        names = ", ".join(
+            "you" if seat == human else f"player_{seat}"
+            for seat, won in enumerate(game["winners"])
+            if won
+        )
         rounds = f"{game['rounds']} round{'s' if game['rounds'] > 1 else ''}"
         ending = self.ending(names, stopped_early)
         if stopped_early:  # --rounds ended a game the rules had not ended

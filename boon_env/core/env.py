@@ -78,6 +78,13 @@ def deal_option(
     return from_cards(*(deal[key] for key in keys))
 
 
+def winner_flags(winners: Sequence[int], num_players: int) -> list[int]:
+    """``info["game"]["winners"]``: 1 for each seat among ``winners``, else 0. One entry per
+    seat, however many share the win, so every game's info has the same shape and RL libraries'
+    replay buffers (Tianshou's) can stack it."""
+    return [int(seat in winners) for seat in range(num_players)]
+
+
 def card_game_metadata(name: str) -> dict[str, Any]:
     """The PettingZoo ``metadata`` of a card-game env called ``name`` (e.g. ``"boon_v0"``)."""
     return {"render_modes": ["ansi", "human"], "name": name, "is_parallelizable": False}
@@ -244,7 +251,10 @@ class CardGameEnv(AECEnv):
         info: dict[str, Any] = {"round": self._round_info(result)}
         ended = self.config.episode == "round" or game.is_over or game.is_truncated
         if self.config.episode == "game" and ended:
-            info["game"] = {"winners": game.winners, "rounds": game.rounds_played}
+            info["game"] = {
+                "winners": winner_flags(game.winners, self.config.num_players),
+                "rounds": game.rounds_played,
+            }
         for agent in self.agents:
             self.infos[agent] = dict(info)
         if not ended:

@@ -8,6 +8,10 @@ termination, bounds assertion, order enforcement; ``tests/test_wrappers.py`` che
 PettingZoo's own on the same moves): each reads those attributes straight from the unwrapped
 environment, and takes the ordinary case (a live agent, after ``reset``, playing a legal action of
 its ``Discrete`` space) in a few lines, handing every other case to PettingZoo's code.
+
+One difference is deliberate: PettingZoo logs its illegal-move warning at every illegal move, which
+floods the log of a training run whose policy still plays them; here each env logs it once, so the
+termination wrapper ends a game on an illegal move itself, as PettingZoo's does.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from typing import Any
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
 from pettingzoo.utils.wrappers.order_enforcing import (
     AECOrderEnforcingIterable,
     AECOrderEnforcingIterator,
@@ -58,12 +63,14 @@ for _name in _HOT_ATTRIBUTES:
 
 class TerminateIllegalWrapper(_DirectAttributes, wrappers.TerminateIllegalWrapper):
     """PettingZoo's ``TerminateIllegalWrapper``: a legal action of a live agent, or the step of a
-    dead one in a game no illegal move ended, goes straight to the environment; anything else
-    (an illegal move, no observation seen) takes PettingZoo's path."""
+    dead one in a game no illegal move ended, goes straight to the environment; an illegal move
+    of a live agent ends the game as PettingZoo's does, its warning logged only the first time
+    in this env; anything else takes PettingZoo's path."""
 
     def __init__(self, env: AECEnv, illegal_reward: float) -> None:
         self._bind_base(env)
         super().__init__(env, illegal_reward)
+        self._warned_of_illegal_move = False  # for the env's life, resets included
 
     def observe(self, agent: str) -> Any:
         """The agent's observation; the acting agent's is kept to check its next action."""
@@ -78,6 +85,8 @@ class TerminateIllegalWrapper(_DirectAttributes, wrappers.TerminateIllegalWrappe
         """Step a legal action of a live agent; end the game on an illegal one."""
         base = self._base
         agent = base.agent_selection
+        if self._prev_obs is None:
+            self.observe(agent)  # as PettingZoo does: the step is judged by the mask now
         seen = self._prev_obs
         if type(seen) is dict and "action_mask" in seen:
             dead = base.terminations[agent] or base.truncations[agent]
@@ -85,7 +94,27 @@ class TerminateIllegalWrapper(_DirectAttributes, wrappers.TerminateIllegalWrappe
                 self._prev_obs = self._prev_info = None
                 self.env.step(action)
                 return
+            if not dead:
+                self._prev_obs = self._prev_info = None
+                self._end_on_illegal_move(agent)
+                return
         super().step(action)
+
+    def _end_on_illegal_move(self, agent: str) -> None:
+        """End the game as PettingZoo's wrapper does: ``agent`` gets the illegal reward, the
+        others 0, and every agent is terminated and truncated."""
+        if not self._warned_of_illegal_move:
+            EnvLogger.warn_on_illegal_move()
+            self._warned_of_illegal_move = True
+        base = self._base
+        base._cumulative_rewards[agent] = 0
+        base.terminations = dict.fromkeys(base.agents, True)
+        base.truncations = dict.fromkeys(base.agents, True)
+        base.rewards = dict.fromkeys(base.truncations, 0)
+        base.rewards[agent] = float(self._illegal_value)
+        base._accumulate_rewards()
+        base._deads_step_first()
+        self._terminated = True
 
 
 class AssertOutOfBoundsWrapper(_DirectAttributes, wrappers.AssertOutOfBoundsWrapper):
