@@ -166,11 +166,17 @@ def bench_env(
 
 
 def bench_vector(
-    num_players: int, tables: int, steps: int, observations: bool, seed: int = 0
+    num_players: int,
+    tables: int,
+    steps: int,
+    observations: bool,
+    seed: int = 0,
+    make_engine: Callable[..., Any] = VectorBoon,
 ) -> Throughput:
-    """``steps`` steps of random legal play on ``tables`` tables of ``VectorBoon`` (after enough
-    warm-up steps for the tables' rounds to drift apart)."""
-    venv = VectorBoon(tables, num_players, seed=seed, observations=observations)
+    """``steps`` steps of random legal play on ``tables`` tables of ``make_engine`` (by default
+    ``VectorBoon``; ``VectorBon`` has the same interface), after enough warm-up steps for the
+    tables' rounds to drift apart."""
+    venv = make_engine(tables, num_players, seed=seed, observations=observations)
     rng = np.random.default_rng(seed + 1)
     venv.reset()
     for _ in range(100):

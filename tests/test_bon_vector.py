@@ -9,6 +9,7 @@ identical round points.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -738,13 +739,14 @@ def test_module_docstring_example_runs() -> None:
 
 
 def test_the_benchmark_runs_with_a_tiny_budget() -> None:
-    script = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_vector_bon.py"
+    root = Path(__file__).resolve().parents[1]
     budget = "--tables 8 --steps 3 --obs-steps 3 --repeats 1 --players 3 5 --json"
     result = subprocess.run(
-        [sys.executable, str(script), *budget.split()],
+        [sys.executable, str(root / "benchmarks" / "bench_vector_bon.py"), *budget.split()],
         capture_output=True,
         text=True,
         check=True,
+        env={**os.environ, "PYTHONPATH": str(root)},  # this checkout's code, wherever installed
     )
     report = json.loads(result.stdout)
     rows = {(row["players"], row["engine"]) for row in report["results"]}
