@@ -69,7 +69,6 @@ from boon_env.bon.cards import (
     COLOUR_OF,
     COLOURS,
     NUM_ACTIONS,
-    NUM_BOAST_CARDS,
     NUMBER_OF,
     NUMBERS,
     PASS,
@@ -112,20 +111,28 @@ _FOLLOWING = np.array([*COLOUR_MASK, 0], dtype=np.int64)  # by prime colour
 _SHOWS_NO_VOID = np.array([*(m | _PASS_BIT for m in COLOUR_MASK), -1], dtype=np.int64)
 
 # ------------------------------------------------------------------------- the tower
-# A tower is held as its index in _TOWERS. Within a trick the tower is fixed, so each card has a
-# strength under it (0 for a Pass card): the trick goes to the strongest card played, the highest
-# number of the colour highest in the tower.
+# A tower is held as its index in _TOWERS.
 _TOWERS = tuple(permutations(COLOURS))
 _TOWER_COLOURS = np.array(_TOWERS, dtype=np.int64)
 _TOWER_INDEX = {tower: i for i, tower in enumerate(_TOWERS)}
-_STRENGTH = np.zeros((len(_TOWERS), NUM_ACTIONS), dtype=np.int64)
-# The tower after a trick, by the tower and the winning card's strength.
-_TOWER_AFTER = np.zeros((len(_TOWERS), _COLOURS * NUMBERS + 1), dtype=np.int64)
-for _index, _tower in enumerate(_TOWERS):
-    for _card in range(NUM_BOAST_CARDS):
-        _strength = (_COLOURS - 1 - _tower.index(COLOUR_OF[_card])) * NUMBERS + NUMBER_OF[_card]
-        _STRENGTH[_index, _card] = _strength
-        _TOWER_AFTER[_index, _strength] = _TOWER_INDEX[tower_after_trick(_tower, COLOUR_OF[_card])]
+# The tower after a trick, by the tower and the winning card's colour.
+_TOWER_AFTER = np.array(
+    [[_TOWER_INDEX[tower_after_trick(tower, colour)] for colour in COLOURS] for tower in _TOWERS],
+    dtype=np.int64,
+)
+
+
+def _strength(tower: tuple[int, ...], card: int) -> int:
+    # Within a trick the tower is fixed: the trick goes to the strongest card played, the
+    # highest number of the colour highest in the tower. A Pass card (0) never wins.
+    if card == PASS:
+        return 0
+    return (_COLOURS - 1 - tower.index(COLOUR_OF[card])) * NUMBERS + NUMBER_OF[card]
+
+
+_STRENGTH = np.array(
+    [[_strength(tower, card) for card in range(NUM_ACTIONS)] for tower in _TOWERS], dtype=np.int64
+)
 
 # ------------------------------------------------------------------------- observation layout
 _SIZE = {piece.name: piece.size for piece in PIECES}
@@ -404,7 +411,7 @@ class VectorBon:
         self._first_leader = np.empty(b, dtype=np.int64)  # of the round
         self._tower = np.empty(b, dtype=np.int64)  # index into _TOWERS
         self._prime = np.empty(b, dtype=np.int64)  # _NO_COLOUR while there is none
-        self._best = np.empty(b, dtype=np.int64)  # strength of the trick's strongest card
+        self._best = np.empty(b, dtype=np.int64)  # the trick's strongest card so far (or PASS)
         self._winner = np.empty(b, dtype=np.int64)  # the seat that played it
         self._tricks = np.empty(b, dtype=np.int64)  # tricks completed in the round
         self._voids = np.empty(b, dtype=np.int64)  # bit 3 * s + colour: seat s has none of it
@@ -461,13 +468,13 @@ class VectorBon:
         self._first_leader[rows] = leaders
         self._tower[rows] = towers
         self._prime[rows] = _NO_COLOUR
+        self._best[rows] = PASS
         self._hands[rows] = hands
         self._leftovers[rows] = leftovers
         self._dealt_hands[rows] = hands
         self._dealt_leftovers[rows] = leftovers
         self._dealt_tower[rows] = towers
         for per_table in (
-            self._best,
             self._tricks,
             self._voids,
             self._played,
@@ -571,9 +578,9 @@ class VectorBon:
         self._voids[rows] |= shows_void << (_COLOURS * seat + prime)
         # The first Boast card of the trick sets the prime colour.
         self._prime[rows] = np.where(prime == _NO_COLOUR, _CARD_COLOUR[cards], prime)
-        strength = _STRENGTH[self._tower[rows], cards]
-        stronger = strength > self._best[rows]
-        self._best[rows] = np.where(stronger, strength, self._best[rows])
+        tower, best = self._tower[rows], self._best[rows]
+        stronger = _STRENGTH[tower, cards] > _STRENGTH[tower, best]
+        self._best[rows] = np.where(stronger, cards, best)
         self._winner[rows] = np.where(stronger, seat, self._winner[rows])
         after = self._left_of[seat]
         self._current[rows] = after
@@ -586,10 +593,10 @@ class VectorBon:
         winner = self._winner[rows]
         self._tricks_won_flat[self._row_base[rows] + winner] += 1
         # The winning colour moves to the bottom of the tower.
-        self._tower[rows] = _TOWER_AFTER[self._tower[rows], self._best[rows]]
+        self._tower[rows] = _TOWER_AFTER[self._tower[rows], _CARD_COLOUR[self._best[rows]]]
         self._trick_by_seat[rows] = 0
         self._prime[rows] = _NO_COLOUR
-        self._best[rows] = 0
+        self._best[rows] = PASS
         # The winner of a trick leads the next one.
         self._leader[rows] = winner
         self._current[rows] = winner
