@@ -21,7 +21,8 @@ median of the same run, the robust figure on a shared machine. Measure on one co
 and ``benchmarks/bench_vector.py`` set the BLAS thread variables to 1 before numpy loads.
 
 With ``--game bon`` the scalar and ``env()`` figures are B.O.N's (``boon_env.bon`` and
-``bon_v0.env()``); the vector engine exists for Boon only.
+``bon_v0.env()``); B.O.N's vector engine (``boon_env.bon.vector.VectorBon``) is measured by
+``benchmarks/bench_vector_bon.py``, through :func:`bench_vector`.
 """
 
 from __future__ import annotations
