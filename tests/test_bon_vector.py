@@ -475,8 +475,8 @@ def test_reset_deals_starts_the_same_rounds_as_reset_from_card_lists() -> None:
     [
         ({"count": 2}, "got 2 deals, 3 towers and 3 leaders, expected 3 of each"),
         ({"deal": "deal"}, r"deals\[1\] must be a Deal"),
-        ({"leftovers": 0}, r"table 1: deal leftovers has 0 cards, expected 2"),
-        ({"tower": (0, 0, 1)}, r"table 1: the tower must list"),
+        ({"leftovers": 0}, r"deals\[1\]: deal leftovers has 0 cards, expected 2"),
+        ({"tower": (0, 0, 1)}, r"towers\[1\]: the tower must list"),
         ({"leader": 4}, r"leaders\[1\] must be a seat 0-3"),
         ({"leader": True}, r"leaders\[1\] must be a seat 0-3"),
         ({"leader": "1"}, r"leaders\[1\] must be a seat 0-3"),

@@ -86,6 +86,8 @@ from boon_env.bon.rules import (
     points_for_tricks,
     tower_after_trick,
 )
+
+# Bit and index helpers of Boon's engine, which know nothing of Boon's rules.
 from boon_env.vector import _index_array, _random_bits, _rotate
 
 __all__ = ["FinishedRounds", "VectorBon"]
@@ -216,9 +218,8 @@ class VectorBon:
         *,
         hidden_leftovers: bool = False,
     ) -> None:
-        if isinstance(num_tables, bool) or not isinstance(num_tables, (int, np.integer)):
-            raise ValueError(f"num_tables must be an integer >= 1, got {num_tables!r}")
-        if num_tables < 1:
+        integer = isinstance(num_tables, (int, np.integer)) and not isinstance(num_tables, bool)
+        if not integer or num_tables < 1:
             raise ValueError(f"num_tables must be an integer >= 1, got {num_tables!r}")
         for name, value in (("observations", observations), ("hidden_leftovers", hidden_leftovers)):
             if type(value) is not bool:
@@ -282,9 +283,8 @@ class VectorBon:
         [ids], "tower": [colours, top first], "leader": seat}`` (a Pass card is 33, repeated),
         the form :meth:`reset` takes in ``deals``."""
         self._check_ready()
-        if isinstance(table, bool) or not isinstance(table, (int, np.integer)):
-            raise ValueError(f"table must be an integer 0-{self.num_tables - 1}, got {table!r}")
-        if not 0 <= table < self.num_tables:
+        integer = isinstance(table, (int, np.integer)) and not isinstance(table, bool)
+        if not integer or not 0 <= table < self.num_tables:
             raise ValueError(f"table must be an integer 0-{self.num_tables - 1}, got {table!r}")
         places = [_mask_and_count(int(w)) for w in self._dealt_hands[table]]
         leftovers, leftover_passes = _mask_and_count(int(self._dealt_leftovers[table]))
@@ -338,67 +338,54 @@ class VectorBon:
                 three colours or a leader that is not a seat (naming the table); the engine is
                 then left as it was.
         """
-        b, n = self.num_tables, self.num_players
+        b = self.num_tables
         if not len(deals) == len(towers) == len(leaders) == b:
             raise ValueError(
                 f"got {len(deals)} deals, {len(towers)} towers and {len(leaders)} leaders, "
                 f"expected {b} of each (one per table)"
             )
-        tower_indices = np.empty(b, dtype=np.int64)
-        for table, (deal, tower, leader) in enumerate(zip(deals, towers, leaders, strict=True)):
+        for table, deal in enumerate(deals):
             if not isinstance(deal, Deal):
                 raise ValueError(f"deals[{table}] must be a Deal, got {deal!r}")
             try:
                 deal.check(self.config)
-                tower_indices[table] = _TOWER_INDEX[check_tower(tower)]
             except ValueError as error:
-                raise ValueError(f"table {table}: {error}") from None
-            if not self._is_seat(leader):
-                raise ValueError(f"leaders[{table}] must be a seat 0-{n - 1}, got {leader!r}")
+                raise ValueError(f"deals[{table}]: {error}") from None
+        indices = [_tower_index(tower, f"towers[{t}]") for t, tower in enumerate(towers)]
+        seats = [self._seat_of(leader, f"leaders[{t}]") for t, leader in enumerate(leaders)]
         hands, leftovers = _cards_words(deals)
-        return self._deal_tables(
-            (hands, leftovers, tower_indices, np.asarray(leaders, dtype=np.int64))
-        )
+        return self._deal_tables((hands, leftovers, np.array(indices), np.array(seats)))
 
-    def _is_seat(self, seat: object) -> bool:
-        return (
-            isinstance(seat, (int, np.integer))
-            and not isinstance(seat, bool)
-            and 0 <= seat < self.num_players
-        )
+    def _seat_of(self, seat: object, where: str) -> int:
+        """``seat`` if it is a seat; else ``ValueError`` naming ``where`` it was given."""
+        n = self.num_players
+        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < n:
+            raise ValueError(f"{where} must be a seat 0-{n - 1}, got {seat!r}")
+        return int(seat)
 
     def _check_deals(
         self, deals: Sequence[dict[str, Any]]
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        b, n = self.num_tables, self.num_players
+        b = self.num_tables
         if isinstance(deals, (str, bytes, dict)) or not isinstance(deals, Sequence):
             raise ValueError(f"deals must be a sequence of {b} deal dicts, got {deals!r}")
         if len(deals) != b:
             raise ValueError(f"deals has {len(deals)} entries, expected {b} (one per table)")
-        checked = []
-        towers = np.empty(b, dtype=np.int64)
-        leaders = np.empty(b, dtype=np.int64)
+        checked, towers, leaders = [], [], []
         for table, deal in enumerate(deals):
             if not isinstance(deal, dict) or set(deal) != set(_DEAL_KEYS):
                 keys = ", ".join(repr(key) for key in _DEAL_KEYS)
                 raise ValueError(
                     f"deals[{table}] must be a dict with exactly the keys {keys}, got {deal!r}"
                 )
-            if not self._is_seat(deal["leader"]):
-                raise ValueError(
-                    f"deals[{table}]['leader'] must be a seat 0-{n - 1}, got {deal['leader']!r}"
-                )
-            try:
-                towers[table] = _TOWER_INDEX[check_tower(deal["tower"])]
-            except ValueError as error:
-                raise ValueError(f"deals[{table}]['tower']: {error}") from None
+            leaders.append(self._seat_of(deal["leader"], f"deals[{table}]['leader']"))
+            towers.append(_tower_index(deal["tower"], f"deals[{table}]['tower']"))
             try:
                 checked.append(Deal.from_cards(self.config, deal["hands"], deal["leftovers"]))
             except (TypeError, ValueError) as error:
                 raise ValueError(f"deals[{table}]: {error}") from None
-            leaders[table] = deal["leader"]
         hands, leftovers = _cards_words(checked)
-        return hands, leftovers, towers, leaders
+        return hands, leftovers, np.array(towers), np.array(leaders)
 
     def _deal_tables(
         self, given: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None
@@ -680,6 +667,15 @@ class VectorBon:
     def _check_ready(self) -> None:
         if not self._ready:
             raise RuntimeError("call reset() before using the tables")
+
+
+def _tower_index(tower: object, where: str) -> int:
+    """The index in _TOWERS of a tower given as colours, top first; else ``ValueError`` naming
+    ``where`` it was given."""
+    try:
+        return _TOWER_INDEX[check_tower(tower)]
+    except ValueError as error:
+        raise ValueError(f"{where}: {error}") from None
 
 
 def _cards_word(boast: Any, passes: Any) -> Any:
