@@ -205,15 +205,19 @@ def test_vector_engine_matches_the_scalar_game_and_bon_v0(
     assert rounds == 2 * tables
 
 
+@pytest.mark.parametrize("with_env", [False, pytest.param(True, marks=pytest.mark.slow)])
 @pytest.mark.parametrize("players", [3, 4, 5])
-def test_vector_engine_matches_the_scalar_game_over_thousands_of_rounds(players: int) -> None:
+def test_vector_engine_matches_the_scalar_game_over_thousands_of_rounds(
+    players: int, with_env: bool
+) -> None:
+    # bon_v0 alongside (slow) adds its masks, observations and rewards to the comparison.
     tables = 256
     venv = VectorBon(tables, players, seed=players)
     rng = np.random.default_rng(players)
     # Pass biases from 0 to 1 across the tables: from Pass cards played at random to every Pass
     # card played as soon as possible.
     steps = 8 * NUM_TRICKS * players
-    rounds = play_alongside(venv, steps, rng, np.linspace(0, 1, tables), with_env=False)
+    rounds = play_alongside(venv, steps, rng, np.linspace(0, 1, tables), with_env=with_env)
     assert rounds == 8 * tables  # 2048
 
 
