@@ -23,7 +23,8 @@ median of the same run, the robust figure on a shared machine. Measure on one co
 and ``benchmarks/bench_vector.py`` set the BLAS thread variables to 1 before numpy loads.
 
 With ``--game bon`` the scalar and ``env()`` figures are B.O.N's (``boon_env.games.bon.rules`` and
-``bon_v0.env()``); the vector engine exists for Boon only.
+``bon_v0.env()``); B.O.N's vector engine (``boon_env.games.bon.rules.vector.VectorBon``) is measured
+by ``benchmarks/bench_vector_bon.py``, through :func:`bench_vector`.
 """
 
 from __future__ import annotations
@@ -40,7 +41,8 @@ from typing import Any
 
 import numpy as np
 
-from boon_env import bon, bon_v0, boon_v0, boyn_v0
+from boon_env import bon_v0, boon_v0, boyn_v0
+from boon_env.games.bon import rules as bon
 from boon_env.games.boon.rules import (
     PASS,
     PICK,
@@ -54,8 +56,8 @@ from boon_env.games.boon.rules import (
 )
 from boon_env.games.boon.vector import VectorBoon
 from boon_env.games.boyn.rules import PLAYER_COUNTS as BOYN_PLAYER_COUNTS
+from boon_env.games.boyn.rules import BoynConfig
 from boon_env.games.boyn.rules import Deal as BoynDeal
-from boon_env.games.boyn.rules import GameConfig as BoynConfig
 from boon_env.games.boyn.rules import Round as BoynRound
 
 _PICK_OR_PASS = (PICK, PASS)
@@ -168,11 +170,17 @@ def bench_env(
 
 
 def bench_vector(
-    num_players: int, tables: int, steps: int, observations: bool, seed: int = 0
+    num_players: int,
+    tables: int,
+    steps: int,
+    observations: bool,
+    seed: int = 0,
+    make_engine: Callable[..., Any] = VectorBoon,
 ) -> Throughput:
-    """``steps`` steps of random legal play on ``tables`` tables of ``VectorBoon`` (after enough
-    warm-up steps for the tables' rounds to drift apart)."""
-    venv = VectorBoon(tables, num_players, seed=seed, observations=observations)
+    """``steps`` steps of random legal play on ``tables`` tables of ``make_engine`` (by default
+    ``VectorBoon``; ``VectorBon`` has the same interface), after enough warm-up steps for the
+    tables' rounds to drift apart."""
+    venv = make_engine(tables, num_players, seed=seed, observations=observations)
     rng = np.random.default_rng(seed + 1)
     venv.reset()
     for _ in range(100):
