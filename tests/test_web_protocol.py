@@ -13,7 +13,7 @@ import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from agents.web.app import MAX_MESSAGE_BYTES, Games, create_app, parse_message
+from agents.web.app import MAX_MESSAGE_BYTES, Games, create_app, parse_message, split_host
 from boon_env.rules import Round, mask_of, names_of
 
 REPLAY = Path(__file__).parent / "data" / "replay_4p.jsonl"
@@ -409,6 +409,46 @@ def test_other_host_names_and_origins_are_refused(app):
             websocket.receive_json()
         with http.websocket_connect(WS, headers={"origin": "http://127.0.0.1"}) as websocket:
             assert websocket.receive_json()["type"] == "hello"
+
+
+@pytest.mark.parametrize(
+    "base", ["http://[::1]:8000", "http://[::1]", "http://[0:0::1]:8000", "http://localhost:8000"]
+)
+def test_loopback_names_with_ports_and_ipv6_brackets_are_admitted(app, base):
+    """``boon serve --host ::1``: browsers send ``Host: [::1]:8000``."""
+    with TestClient(app, base_url=base) as http:
+        assert http.get("/").status_code == 200
+        ws = base.replace("http://", "ws://") + "/ws"
+        with http.websocket_connect(ws, headers={"origin": base}) as websocket:
+            assert websocket.receive_json()["type"] == "hello"
+
+
+@pytest.mark.parametrize(
+    "base", ["http://[::2]:8000", "http://evil.example:8000", "http://1.2.3.4"]
+)
+def test_other_hosts_are_refused_however_written(app, base):
+    with TestClient(app, base_url=base) as http:
+        assert http.get("/").status_code == 400
+
+
+@pytest.mark.parametrize(
+    ("header", "parts"),
+    [
+        ("[::1]:8000", ("::1", 8000)),
+        ("[::1]", ("::1", None)),
+        ("[0:0:0:0:0:0:0:1]:80", ("::1", 80)),
+        ("127.0.0.1:8000", ("127.0.0.1", 8000)),
+        ("LocalHost", ("localhost", None)),
+    ],
+)
+def test_split_host_reads_names_ipv4_and_bracketed_ipv6(header, parts):
+    assert split_host(header) == parts
+
+
+@pytest.mark.parametrize("header", ["", "::1", "[::1", "[::1]x", "[1.2.3.4]", "a:99999", "a b"])
+def test_split_host_refuses_what_is_not_a_host(header):
+    with pytest.raises(ValueError, match="not a host and port"):
+        split_host(header)
 
 
 def test_bad_settings_are_one_line_errors():

@@ -15,6 +15,7 @@ import contextlib
 import ipaddress
 import json
 import logging
+import re
 import secrets
 import socket
 import time
@@ -27,10 +28,10 @@ from urllib.parse import urlsplit
 import anyio.to_thread
 import numpy as np
 from starlette.applications import Starlette
+from starlette.datastructures import Headers
 from starlette.middleware import Middleware
-from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, Response
+from starlette.responses import FileResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -54,6 +55,10 @@ STATIC = Path(__file__).parent / "static"
 # The largest client message accepted: every valid one is well under 200 bytes.
 MAX_MESSAGE_BYTES = 1024
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+# A Host header: a name or IPv4 address, or an IPv6 address in brackets, then maybe a port.
+_HOST_HEADER = re.compile(
+    r"(?:\[(?P<ipv6>[0-9A-Fa-f:.]+)\]|(?P<name>[A-Za-z0-9.-]+))(?::(?P<port>\d{1,5}))?"
+)
 # Fields each client message type carries (besides "type"); anything else is malformed.
 _FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
     "new": {},
@@ -269,7 +274,7 @@ def create_app(
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
         middleware=[
-            Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts)),
+            Middleware(_HostCheck, allowed_hosts=allowed_hosts),
             Middleware(_SecurityHeaders),
         ],
         lifespan=lifespan,
@@ -280,6 +285,55 @@ def create_app(
 
 async def _index(request: Request) -> Response:
     return FileResponse(STATIC / "index.html")
+
+
+def split_host(header: str) -> tuple[str, int | None]:
+    """The host and port of a ``Host`` header: ``"[::1]:8000"`` is ``("::1", 8000)``,
+    ``"localhost"`` is ``("localhost", None)``. Names are lower-cased and IP addresses written
+    the standard way, so equal hosts compare equal.
+
+    Raises:
+        ValueError: ``header`` is not a host with an optional port.
+    """
+    match = _HOST_HEADER.fullmatch(header)
+    try:
+        if match is None or int(match["port"] or 0) > 65535:
+            raise ValueError
+        host = str(ipaddress.IPv6Address(match["ipv6"])) if match["ipv6"] else match["name"]
+    except ValueError:
+        raise ValueError(f"not a host and port: {header!r:.80}") from None
+    return _normal_host(host), None if match["port"] is None else int(match["port"])
+
+
+def _normal_host(host: str) -> str:
+    try:
+        return str(ipaddress.ip_address(host))
+    except ValueError:
+        return host.lower()
+
+
+class _HostCheck:
+    """Requests must name one of ``allowed_hosts`` (``"*"``: any) in their ``Host`` header,
+    with any port: a page of another site that reaches a local server by DNS rebinding names
+    its own host there."""
+
+    def __init__(self, app: ASGIApp, allowed_hosts: Sequence[str]) -> None:
+        self.app = app
+        self.allow_any = "*" in allowed_hosts
+        self.allowed = frozenset(_normal_host(host) for host in allowed_hosts if host != "*")
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if self.allow_any or scope["type"] not in ("http", "websocket") or self._allowed(scope):
+            await self.app(scope, receive, send)
+        else:
+            await PlainTextResponse("Invalid host header", status_code=400)(scope, receive, send)
+
+    def _allowed(self, scope: Scope) -> bool:
+        try:
+            host, _ = split_host(Headers(scope=scope).get("host", ""))
+        except ValueError:
+            return False
+        return host in self.allowed
 
 
 class _SecurityHeaders:
