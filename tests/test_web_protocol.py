@@ -4,6 +4,7 @@ message, hidden cards on the wire, game lifetimes, and what HTTP may reach."""
 from __future__ import annotations
 
 import json
+import logging
 import re
 import time
 from collections.abc import Iterator
@@ -208,6 +209,15 @@ def _game_snapshot(app, game: str) -> tuple:
     return (list(session.round.history), list(session.game.victory_cards), session.to_act)
 
 
+# Under 1 KiB each, and deep enough to exhaust json.loads's recursion in the server.
+DEEP_MESSAGES = [
+    "[" * 500 + "]" * 500,
+    "[" * 1000,
+    '{"a":' * 150 + "1" + "}" * 150,
+    '{"type": "new", "x": [[' + "[" * 900 + "]",
+]
+
+
 @pytest.mark.parametrize(
     ("message", "error"),
     [
@@ -228,6 +238,7 @@ def _game_snapshot(app, game: str) -> tuple:
         ('{"type": "frame", "round": 0, "step": 0}', "has no replay"),
         ("x" * (MAX_MESSAGE_BYTES + 1), "message too large"),
         (json.dumps({"type": "new", "pad": "é" * MAX_MESSAGE_BYTES}), "message too large"),
+        *((text, "nested deeper than") for text in DEEP_MESSAGES),
     ],
 )
 def test_bad_messages_get_an_error_and_change_nothing(client, app, message, error):
@@ -242,6 +253,19 @@ def test_bad_messages_get_an_error_and_change_nothing(client, app, message, erro
     assert _game_snapshot(app, client.game) == before
     # The connection is still usable and the game goes on.
     assert client.request({"type": "join", "game": client.game})[-1]["legal"] == legal
+
+
+def test_deeply_nested_messages_are_refused_without_a_traceback(client, caplog):
+    caplog.set_level(logging.DEBUG)
+    for text in DEEP_MESSAGES:
+        reply = client.request(text)[-1]
+        assert reply["type"] == "error" and "nested deeper than" in reply["error"], reply
+    assert not [record for record in caplog.records if record.exc_info], caplog.text
+    assert "Traceback" not in caplog.text and "RecursionError" not in caplog.text
+
+
+def test_brackets_inside_strings_are_not_nesting():
+    assert parse_message('{"type": "join", "game": "[[[[\\"{{{{"}')["game"] == '[[[["{{{{'
 
 
 def test_a_move_out_of_turn_is_refused(client, app):

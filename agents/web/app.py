@@ -54,6 +54,10 @@ from boon_env.rules import GameConfig
 STATIC = Path(__file__).parent / "static"
 # The largest client message accepted: every valid one is well under 200 bytes.
 MAX_MESSAGE_BYTES = 1024
+# Deepest nesting of arrays and objects accepted: every valid message is one flat object.
+# Deeper ones are refused before parsing, as json.loads recurses once per level and a 1 KiB
+# message would reach Python's recursion limit.
+MAX_NESTING = 2
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 # A Host header: a name or IPv4 address, or an IPv6 address in brackets, then maybe a port.
 _HOST_HEADER = re.compile(
@@ -420,6 +424,8 @@ def parse_message(text: str | None, data: bytes | None = None) -> dict[str, Any]
     size = len(text.encode("utf-8", "replace"))
     if size > MAX_MESSAGE_BYTES:
         raise ClientError(f"message too large ({size} bytes; the limit is {MAX_MESSAGE_BYTES})")
+    if _nesting(text) > MAX_NESTING:
+        raise ClientError(f"malformed message: nested deeper than {MAX_NESTING} levels")
     try:
         request = json.loads(text)
     except json.JSONDecodeError as error:
@@ -440,6 +446,28 @@ def parse_message(text: str | None, data: bytes | None = None) -> dict[str, Any]
     if missing:
         raise ClientError(f"malformed message: {request['type']!r} needs {', '.join(missing)}")
     return request
+
+
+def _nesting(text: str) -> int:
+    """How deep arrays and objects nest in ``text`` (JSON or not), brackets in strings aside."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
 
 
 async def _handle(server: _Server, request: dict[str, Any]) -> list[dict[str, Any]]:
