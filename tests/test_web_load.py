@@ -58,7 +58,9 @@ async def play_all(url: str) -> list[dict]:
 
 
 def test_twenty_concurrent_games_on_one_server():
-    app = create_app(4, ["heuristic"], seed=20, coach=False, max_games=GAMES)
+    app = create_app(
+        4, ["heuristic"], seed=20, coach=False, max_games=GAMES, max_games_per_client=GAMES
+    )
     with running(app, max_games=GAMES) as base:
         results = asyncio.run(play_all(base.replace("http://", "ws://") + "/ws"))
         assert len({result["game"] for result in results}) == GAMES

@@ -348,6 +348,98 @@ def test_a_full_server_refuses_new_games():
         assert reply["type"] == "error" and "server is full" in reply["error"]
 
 
+def test_the_limits_default_to_a_minute_to_start_and_five_minutes_idle():
+    server = create_app(coach=False).state.server
+    assert server.start_timeout == 60 and server.games.idle_timeout == 300
+    assert server.games.max_per_client == 8
+
+
+def test_the_sweeper_wakes_when_the_next_game_expires():
+    clock = [0.0]
+    games = Games(max_games=3, idle_timeout=300, clock=lambda: clock[0])
+    assert games.next_expiry() == 300  # none open: a game started now lives 300 s
+    first = games.add(object())
+    clock[0] = 100
+    games.add(object())
+    assert games.next_expiry() == 200
+    games.get(first)  # used at 100: both now expire at 400
+    assert games.next_expiry() == 300
+    clock[0] = 400
+    assert games.next_expiry() == 0 and games.expire() == 2
+
+
+def test_a_connection_that_starts_no_game_is_closed():
+    app = create_app(seed=5, start_timeout=0.5, coach=False)
+    with TestClient(app) as http, http.websocket_connect(WS) as websocket:
+        client = Client(websocket)
+        started = time.monotonic()
+        # Bad messages do not keep it open: the time to start a game counts from connecting.
+        assert client.request("{}")[-1]["type"] == "error"
+        reply = websocket.receive_json()
+        assert reply["type"] == "error" and "no game started within 0.5 s" in reply["error"]
+        with pytest.raises(WebSocketDisconnect):
+            websocket.receive_json()
+        assert time.monotonic() - started < 10
+
+
+def test_a_connection_that_started_a_game_or_a_replay_stays_open():
+    app = create_app(seed=5, start_timeout=0.3, coach=False)
+    with TestClient(app) as http, http.websocket_connect(WS) as websocket:
+        client = Client(websocket)
+        client.request({"type": "new"})
+        time.sleep(0.6)
+        assert client.request({"type": "join", "game": client.game})[-1]["type"] == "state"
+    app = create_app(replay=REPLAY, start_timeout=0.3, coach=False)
+    with TestClient(app) as http, http.websocket_connect(WS) as websocket:
+        client = Client(websocket)
+        client.request({"type": "frame", "round": 0, "step": 0})
+        time.sleep(0.6)
+        assert client.request({"type": "frame", "round": 0, "step": 1})[-1]["type"] == "frame"
+
+
+def test_an_idle_game_is_freed_and_its_connection_closed():
+    app = create_app(seed=6, idle_timeout=0.5, coach=False)
+    with TestClient(app) as http, http.websocket_connect(WS) as websocket:
+        Client(websocket).request({"type": "new"})
+        assert len(app.state.server.games) == 1
+        reply = websocket.receive_json()
+        assert reply["type"] == "error" and "no message for 0.5 s" in reply["error"]
+        with pytest.raises(WebSocketDisconnect):
+            websocket.receive_json()
+        deadline = time.monotonic() + 10
+        while len(app.state.server.games) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert len(app.state.server.games) == 0
+
+
+def test_one_client_may_open_only_so_many_games():
+    app = create_app(seed=7, max_games_per_client=2, coach=False)
+    with (
+        TestClient(app) as http,
+        http.websocket_connect(WS) as a,
+        http.websocket_connect(WS) as b,
+        http.websocket_connect(WS) as c,
+    ):
+        one, two, three = Client(a), Client(b), Client(c)
+        assert one.request({"type": "new"})[-1]["type"] == "state"
+        assert two.request({"type": "new"})[-1]["type"] == "state"
+        reply = three.request({"type": "new"})[-1]
+        assert reply["type"] == "error", reply
+        assert "too many games open from your address (the limit is 2)" in reply["error"]
+        assert len(app.state.server.games) == 2
+        assert one.request({"type": "new"})[-1]["type"] == "state"  # replaces its own game
+
+
+def test_the_per_client_limit_counts_each_address_apart():
+    games = Games(max_games=4, idle_timeout=10, max_per_client=1)
+    games.add(object(), "10.0.0.1")
+    games.add(object(), "10.0.0.2")
+    with pytest.raises(ValueError, match="too many games open from your address"):
+        games.add(object(), "10.0.0.1")
+    with pytest.raises(ValueError, match="max_per_client"):
+        Games(max_games=4, idle_timeout=10, max_per_client=0)
+
+
 # ------------------------------------------------------------------------------ the coach
 def test_the_coach_shows_the_shipped_models_probabilities():
     app = create_app(seed=4, coach_samples=3)
