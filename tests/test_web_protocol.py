@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from starlette.testclient import TestClient
+from starlette.testclient import TestClient, WebSocketDenialResponse
 from starlette.websockets import WebSocketDisconnect
 
 from agents.web.app import MAX_MESSAGE_BYTES, Games, create_app, parse_message, split_host
@@ -545,6 +545,10 @@ def test_loopback_names_with_ports_and_ipv6_brackets_are_admitted(app, base):
 def test_other_hosts_are_refused_however_written(app, base):
     with TestClient(app, base_url=base) as http:
         assert http.get("/").status_code == 400
+        ws = base.replace("http://", "ws://") + "/ws"
+        with pytest.raises(WebSocketDenialResponse) as denied, http.websocket_connect(ws):
+            pass
+        assert denied.value.status_code == 400
 
 
 @pytest.mark.parametrize(
