@@ -1,4 +1,4 @@
-"""Throughput of the batched B.O.N engine ``boon_env.games.bon.rules.vector.VectorBon``.
+"""Throughput of the batched B.O.N engine ``boon_env.games.bon.vector.VectorBon``.
 
 Run: ``python benchmarks/bench_vector_bon.py [--tables 1024] [--players 3 4 5] [--repeats 5]
 [--json]``. For each player count it measures decisions/s of random legal play on ``--tables``
@@ -22,10 +22,10 @@ import platform  # noqa: E402
 import statistics  # noqa: E402
 
 import numpy as np  # noqa: E402
-from boon_env.games.bon.rules.vector import VectorBon  # noqa: E402
 
 from agents.eval.bench import bench_vector, machine  # noqa: E402
 from boon_env.games.bon.rules.tricks import PLAYER_COUNTS  # noqa: E402
+from boon_env.games.bon.vector import VectorBon  # noqa: E402
 
 ENGINES = {"vector+obs": True, "vector": False}  # name -> observations
 

@@ -1,4 +1,4 @@
-"""The batched engine ``boon_env.games.bon.rules.vector.VectorBon`` against the scalar rules and
+"""The batched engine ``boon_env.games.bon.vector.VectorBon`` against the scalar rules and
 ``bon_v0``.
 
 The vector engine is a second implementation of the rules, so the differential tests are its
@@ -21,7 +21,6 @@ from typing import Any
 import numpy as np
 import pytest
 from bon_helpers import SCRIPTED_ROUNDS, cards, tower
-from boon_env.games.bon.rules.vector import VectorBon
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_determinism import disturb_global_random
@@ -32,6 +31,7 @@ from boon_env.games.bon.encoding import OBS_SIZE, OFFSETS, decode, encode
 from boon_env.games.bon.rules import PASS, Deal, Game, GameConfig, RoundResult
 from boon_env.games.bon.rules import vector as bon_vector
 from boon_env.games.bon.rules.tricks import MAX_PASS_CARDS, NUM_TRICKS
+from boon_env.games.bon.vector import VectorBon
 
 NUM_ACTIONS = PASS + 1
 

@@ -48,7 +48,18 @@ def test_a_port_in_use_is_one_line(capsys):
 
 def test_bad_limits_are_one_line(capsys):
     assert "--idle-timeout" in one_line_error(capsys, ["--idle-timeout", "0"])
+    assert "--start-timeout" in one_line_error(capsys, ["--start-timeout", "-1"])
     assert "--max-games" in one_line_error(capsys, ["--max-games", "0"])
+    assert "--max-games-per-client" in one_line_error(capsys, ["--max-games-per-client", "0"])
+
+
+def test_help_names_the_limits_and_their_defaults(capsys):
+    with pytest.raises(SystemExit):
+        main(["serve", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "--start-timeout SECONDS close a connection that starts no game" in text
+    assert "(default 60)" in text and "(default 300)" in text
+    assert "--max-games-per-client N games open at once from one client address" in text
 
 
 @pytest.mark.parametrize("replay", [False, True])

@@ -4,16 +4,17 @@ message, hidden cards on the wire, game lifetimes, and what HTTP may reach."""
 from __future__ import annotations
 
 import json
+import logging
 import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from starlette.testclient import TestClient
+from starlette.testclient import TestClient, WebSocketDenialResponse
 from starlette.websockets import WebSocketDisconnect
 
-from agents.web.app import MAX_MESSAGE_BYTES, Games, create_app, parse_message
+from agents.web.app import MAX_MESSAGE_BYTES, Games, create_app, parse_message, split_host
 from boon_env.games.boon.rules import Round, mask_of, names_of
 
 REPLAY = Path(__file__).parent / "data" / "replay_4p.jsonl"
@@ -208,6 +209,15 @@ def _game_snapshot(app, game: str) -> tuple:
     return (list(session.round.history), list(session.game.victory_cards), session.to_act)
 
 
+# Under 1 KiB each, and deep enough to exhaust json.loads's recursion in the server.
+DEEP_MESSAGES = [
+    "[" * 500 + "]" * 500,
+    "[" * 1000,
+    '{"a":' * 150 + "1" + "}" * 150,
+    '{"type": "new", "x": [[' + "[" * 900 + "]",
+]
+
+
 @pytest.mark.parametrize(
     ("message", "error"),
     [
@@ -228,6 +238,7 @@ def _game_snapshot(app, game: str) -> tuple:
         ('{"type": "frame", "round": 0, "step": 0}', "has no replay"),
         ("x" * (MAX_MESSAGE_BYTES + 1), "message too large"),
         (json.dumps({"type": "new", "pad": "é" * MAX_MESSAGE_BYTES}), "message too large"),
+        *((text, "nested deeper than") for text in DEEP_MESSAGES),
     ],
 )
 def test_bad_messages_get_an_error_and_change_nothing(client, app, message, error):
@@ -242,6 +253,19 @@ def test_bad_messages_get_an_error_and_change_nothing(client, app, message, erro
     assert _game_snapshot(app, client.game) == before
     # The connection is still usable and the game goes on.
     assert client.request({"type": "join", "game": client.game})[-1]["legal"] == legal
+
+
+def test_deeply_nested_messages_are_refused_without_a_traceback(client, caplog):
+    caplog.set_level(logging.DEBUG)
+    for text in DEEP_MESSAGES:
+        reply = client.request(text)[-1]
+        assert reply["type"] == "error" and "nested deeper than" in reply["error"], reply
+    assert not [record for record in caplog.records if record.exc_info], caplog.text
+    assert "Traceback" not in caplog.text and "RecursionError" not in caplog.text
+
+
+def test_brackets_inside_strings_are_not_nesting():
+    assert parse_message('{"type": "join", "game": "[[[[\\"{{{{"}')["game"] == '[[[["{{{{'
 
 
 def test_a_move_out_of_turn_is_refused(client, app):
@@ -322,6 +346,98 @@ def test_a_full_server_refuses_new_games():
         assert Client(a).request({"type": "new"})[-1]["type"] == "state"
         reply = Client(b).request({"type": "new"})[-1]
         assert reply["type"] == "error" and "server is full" in reply["error"]
+
+
+def test_the_limits_default_to_a_minute_to_start_and_five_minutes_idle():
+    server = create_app(coach=False).state.server
+    assert server.start_timeout == 60 and server.games.idle_timeout == 300
+    assert server.games.max_per_client == 8
+
+
+def test_the_sweeper_wakes_when_the_next_game_expires():
+    clock = [0.0]
+    games = Games(max_games=3, idle_timeout=300, clock=lambda: clock[0])
+    assert games.next_expiry() == 300  # none open: a game started now lives 300 s
+    first = games.add(object())
+    clock[0] = 100
+    games.add(object())
+    assert games.next_expiry() == 200
+    games.get(first)  # used at 100: both now expire at 400
+    assert games.next_expiry() == 300
+    clock[0] = 400
+    assert games.next_expiry() == 0 and games.expire() == 2
+
+
+def test_a_connection_that_starts_no_game_is_closed():
+    app = create_app(seed=5, start_timeout=0.5, coach=False)
+    with TestClient(app) as http, http.websocket_connect(WS) as websocket:
+        client = Client(websocket)
+        started = time.monotonic()
+        # Bad messages do not keep it open: the time to start a game counts from connecting.
+        assert client.request("{}")[-1]["type"] == "error"
+        reply = websocket.receive_json()
+        assert reply["type"] == "error" and "no game started within 0.5 s" in reply["error"]
+        with pytest.raises(WebSocketDisconnect):
+            websocket.receive_json()
+        assert time.monotonic() - started < 10
+
+
+def test_a_connection_that_started_a_game_or_a_replay_stays_open():
+    app = create_app(seed=5, start_timeout=0.3, coach=False)
+    with TestClient(app) as http, http.websocket_connect(WS) as websocket:
+        client = Client(websocket)
+        client.request({"type": "new"})
+        time.sleep(0.6)
+        assert client.request({"type": "join", "game": client.game})[-1]["type"] == "state"
+    app = create_app(replay=REPLAY, start_timeout=0.3, coach=False)
+    with TestClient(app) as http, http.websocket_connect(WS) as websocket:
+        client = Client(websocket)
+        client.request({"type": "frame", "round": 0, "step": 0})
+        time.sleep(0.6)
+        assert client.request({"type": "frame", "round": 0, "step": 1})[-1]["type"] == "frame"
+
+
+def test_an_idle_game_is_freed_and_its_connection_closed():
+    app = create_app(seed=6, idle_timeout=0.5, coach=False)
+    with TestClient(app) as http, http.websocket_connect(WS) as websocket:
+        Client(websocket).request({"type": "new"})
+        assert len(app.state.server.games) == 1
+        reply = websocket.receive_json()
+        assert reply["type"] == "error" and "no message for 0.5 s" in reply["error"]
+        with pytest.raises(WebSocketDisconnect):
+            websocket.receive_json()
+        deadline = time.monotonic() + 10
+        while len(app.state.server.games) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert len(app.state.server.games) == 0
+
+
+def test_one_client_may_open_only_so_many_games():
+    app = create_app(seed=7, max_games_per_client=2, coach=False)
+    with (
+        TestClient(app) as http,
+        http.websocket_connect(WS) as a,
+        http.websocket_connect(WS) as b,
+        http.websocket_connect(WS) as c,
+    ):
+        one, two, three = Client(a), Client(b), Client(c)
+        assert one.request({"type": "new"})[-1]["type"] == "state"
+        assert two.request({"type": "new"})[-1]["type"] == "state"
+        reply = three.request({"type": "new"})[-1]
+        assert reply["type"] == "error", reply
+        assert "too many games open from your address (the limit is 2)" in reply["error"]
+        assert len(app.state.server.games) == 2
+        assert one.request({"type": "new"})[-1]["type"] == "state"  # replaces its own game
+
+
+def test_the_per_client_limit_counts_each_address_apart():
+    games = Games(max_games=4, idle_timeout=10, max_per_client=1)
+    games.add(object(), "10.0.0.1")
+    games.add(object(), "10.0.0.2")
+    with pytest.raises(ValueError, match="too many games open from your address"):
+        games.add(object(), "10.0.0.1")
+    with pytest.raises(ValueError, match="max_per_client"):
+        Games(max_games=4, idle_timeout=10, max_per_client=0)
 
 
 # ------------------------------------------------------------------------------ the coach
@@ -409,6 +525,50 @@ def test_other_host_names_and_origins_are_refused(app):
             websocket.receive_json()
         with http.websocket_connect(WS, headers={"origin": "http://127.0.0.1"}) as websocket:
             assert websocket.receive_json()["type"] == "hello"
+
+
+@pytest.mark.parametrize(
+    "base", ["http://[::1]:8000", "http://[::1]", "http://[0:0::1]:8000", "http://localhost:8000"]
+)
+def test_loopback_names_with_ports_and_ipv6_brackets_are_admitted(app, base):
+    """``boon serve --host ::1``: browsers send ``Host: [::1]:8000``."""
+    with TestClient(app, base_url=base) as http:
+        assert http.get("/").status_code == 200
+        ws = base.replace("http://", "ws://") + "/ws"
+        with http.websocket_connect(ws, headers={"origin": base}) as websocket:
+            assert websocket.receive_json()["type"] == "hello"
+
+
+@pytest.mark.parametrize(
+    "base", ["http://[::2]:8000", "http://evil.example:8000", "http://1.2.3.4"]
+)
+def test_other_hosts_are_refused_however_written(app, base):
+    with TestClient(app, base_url=base) as http:
+        assert http.get("/").status_code == 400
+        ws = base.replace("http://", "ws://") + "/ws"
+        with pytest.raises(WebSocketDenialResponse) as denied, http.websocket_connect(ws):
+            pass
+        assert denied.value.status_code == 400
+
+
+@pytest.mark.parametrize(
+    ("header", "parts"),
+    [
+        ("[::1]:8000", ("::1", 8000)),
+        ("[::1]", ("::1", None)),
+        ("[0:0:0:0:0:0:0:1]:80", ("::1", 80)),
+        ("127.0.0.1:8000", ("127.0.0.1", 8000)),
+        ("LocalHost", ("localhost", None)),
+    ],
+)
+def test_split_host_reads_names_ipv4_and_bracketed_ipv6(header, parts):
+    assert split_host(header) == parts
+
+
+@pytest.mark.parametrize("header", ["", "::1", "[::1", "[::1]x", "[1.2.3.4]", "a:99999", "a b"])
+def test_split_host_refuses_what_is_not_a_host(header):
+    with pytest.raises(ValueError, match="not a host and port"):
+        split_host(header)
 
 
 def test_bad_settings_are_one_line_errors():

@@ -193,3 +193,27 @@ def test_sessions_with_the_same_seed_repeat_and_are_independent():
     other = session(seed=10)
     other.start()
     assert one.round.deal != other.round.deal or one.round.dealer != other.round.dealer
+
+
+def test_asking_the_coach_changes_neither_the_deals_nor_the_agents_moves():
+    """A seed gives the same game whether or not the person asks the coach, whose search
+    samples deals: the deals, the coach and the agents each draw from their own generator."""
+
+    def play(ask_coach: bool) -> list[tuple]:
+        config = GameConfig(num_players=4)
+        agents = {seat: make_agent("random", num_players=4) for seat in range(1, 4)}
+        game = GameSession(config, agents, human=0, seed=11)
+        game.start()
+        rounds = []
+        for _ in range(3):
+            while not game.round.is_over:
+                if ask_coach:
+                    game.coach(None, SearchParams(samples=2))
+                game.act(game.round.legal_actions()[0])
+            rounds.append((game.round.deal, game.round.dealer, list(game.round.history)))
+            if game.game.is_over:
+                break
+            game.next_round()
+        return rounds
+
+    assert play(ask_coach=True) == play(ask_coach=False)

@@ -205,13 +205,27 @@ def _build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--replay", metavar="FILE.jsonl", help="a 'boon arena --save' file")
     serve.add_argument("--seed", type=int, default=None, help="seed of the deals and the agents")
     serve.add_argument(
+        "--start-timeout",
+        type=float,
+        default=60.0,
+        metavar="SECONDS",
+        help="close a connection that starts no game within this long (default 60)",
+    )
+    serve.add_argument(
         "--idle-timeout",
         type=float,
-        default=1800.0,
+        default=300.0,
         metavar="SECONDS",
-        help="drop a game after this long without a move (default 1800)",
+        help="drop a game, and close its connection, after this long without a move (default 300)",
     )
     serve.add_argument("--max-games", type=int, default=64, help="games open at once (default 64)")
+    serve.add_argument(
+        "--max-games-per-client",
+        type=int,
+        default=8,
+        metavar="N",
+        help="games open at once from one client address (default 8)",
+    )
     serve.set_defaults(run=_run_serve)
 
     tournament = commands.add_parser(
@@ -429,8 +443,10 @@ def _run_advise(args: argparse.Namespace) -> int:
 
 # -------------------------------------------------------------------------------------- serve
 def _run_serve(args: argparse.Namespace) -> int:
-    if args.idle_timeout <= 0 or args.max_games < 1:
-        raise UsageError("--idle-timeout must be > 0 and --max-games >= 1")
+    if min(args.start_timeout, args.idle_timeout) <= 0:
+        raise UsageError("--start-timeout and --idle-timeout must be > 0")
+    if min(args.max_games, args.max_games_per_client) < 1:
+        raise UsageError("--max-games and --max-games-per-client must be >= 1")
     try:
         from agents.web import app as web  # the web extra; only this command needs it
     except ImportError as error:
@@ -442,8 +458,10 @@ def _run_serve(args: argparse.Namespace) -> int:
             args.opponents,
             args.replay,
             seed=args.seed,
+            start_timeout=args.start_timeout,
             idle_timeout=args.idle_timeout,
             max_games=args.max_games,
+            max_games_per_client=args.max_games_per_client,
             allowed_hosts=names,
         )
         listener = web.listen(args.host, args.port)

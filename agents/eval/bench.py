@@ -23,7 +23,7 @@ median of the same run, the robust figure on a shared machine. Measure on one co
 and ``benchmarks/bench_vector.py`` set the BLAS thread variables to 1 before numpy loads.
 
 With ``--game bon`` the scalar and ``env()`` figures are B.O.N's (``boon_env.games.bon.rules`` and
-``bon_v0.env()``); B.O.N's vector engine (``boon_env.games.bon.rules.vector.VectorBon``) is measured
+``bon_v0.env()``); B.O.N's vector engine (``boon_env.games.bon.vector.VectorBon``) is measured
 by ``benchmarks/bench_vector_bon.py``, through :func:`bench_vector`.
 """
 

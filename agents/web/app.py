@@ -15,6 +15,7 @@ import contextlib
 import ipaddress
 import json
 import logging
+import re
 import secrets
 import socket
 import time
@@ -27,10 +28,10 @@ from urllib.parse import urlsplit
 import anyio.to_thread
 import numpy as np
 from starlette.applications import Starlette
+from starlette.datastructures import Headers
 from starlette.middleware import Middleware
-from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, Response
+from starlette.responses import FileResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -53,7 +54,15 @@ from boon_env.games.boon.rules import GameConfig
 STATIC = Path(__file__).parent / "static"
 # The largest client message accepted: every valid one is well under 200 bytes.
 MAX_MESSAGE_BYTES = 1024
+# Deepest nesting of arrays and objects accepted: every valid message is one flat object.
+# Deeper ones are refused before parsing, as json.loads recurses once per level and a 1 KiB
+# message would reach Python's recursion limit.
+MAX_NESTING = 2
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+# A Host header: a name or IPv4 address, or an IPv6 address in brackets, then maybe a port.
+_HOST_HEADER = re.compile(
+    r"(?:\[(?P<ipv6>[0-9A-Fa-f:.]+)\]|(?P<name>[A-Za-z0-9.-]+))(?::(?P<port>\d{1,5}))?"
+)
 # Fields each client message type carries (besides "type"); anything else is malformed.
 _FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
     "new": {},
@@ -74,19 +83,26 @@ class ClientError(ValueError):
 @dataclass
 class _Entry:
     session: GameSession
+    owner: str
     last_used: float
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
 
 class Games:
-    """The open games, keyed by unguessable ids: at most ``max_games``, each dropped once it
-    has been idle (no message) for ``idle_timeout`` seconds."""
+    """The open games, keyed by unguessable ids: at most ``max_games``, at most
+    ``max_per_client`` of them started by one client (``None``: no such limit), each dropped
+    once it has been idle (no message) for ``idle_timeout`` seconds."""
 
     def __init__(
-        self, max_games: int, idle_timeout: float, clock: Callable[[], float] = time.monotonic
+        self,
+        max_games: int,
+        idle_timeout: float,
+        max_per_client: int | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        if max_games < 1 or idle_timeout <= 0:
-            raise ValueError("max_games must be >= 1 and idle_timeout > 0")
+        self.max_per_client = max_games if max_per_client is None else max_per_client
+        if max_games < 1 or self.max_per_client < 1 or idle_timeout <= 0:
+            raise ValueError("max_games and max_per_client must be >= 1 and idle_timeout > 0")
         self.max_games = max_games
         self.idle_timeout = idle_timeout
         self._clock = clock
@@ -95,17 +111,31 @@ class Games:
     def __len__(self) -> int:
         return len(self._entries)
 
-    def add(self, session: GameSession) -> str:
-        """Register a new game and return its id.
+    def admit(self, owner: str) -> None:
+        """Check that ``owner`` (a client's address) may start a game now.
 
         Raises:
-            ClientError: ``max_games`` games are open and none has expired.
+            ClientError: ``max_games`` games are open, or ``max_per_client`` of ``owner``'s,
+                and none has expired.
         """
         self.expire()
         if len(self._entries) >= self.max_games:
             raise ClientError(f"the server is full ({self.max_games} games); try again later")
+        if sum(entry.owner == owner for entry in self._entries.values()) >= self.max_per_client:
+            raise ClientError(
+                f"too many games open from your address (the limit is {self.max_per_client}); "
+                f"finish one, or wait: an idle game is dropped after {self.idle_timeout:g} s"
+            )
+
+    def add(self, session: GameSession, owner: str = "") -> str:
+        """Register a new game started by ``owner`` and return its id.
+
+        Raises:
+            ClientError: as :meth:`admit`.
+        """
+        self.admit(owner)
         game_id = secrets.token_urlsafe(16)
-        self._entries[game_id] = _Entry(session, self._clock())
+        self._entries[game_id] = _Entry(session, owner, self._clock())
         return game_id
 
     def get(self, game_id: str) -> _Entry:
@@ -132,8 +162,18 @@ class Games:
             del self._entries[game_id]
         return len(stale)
 
+    def next_expiry(self) -> float:
+        """Seconds until the next open game expires if left idle (``idle_timeout`` when none
+        is open: a game started later expires later)."""
+        now = self._clock()
+        deadline = min((self._deadline(entry) for entry in self._entries.values()), default=None)
+        return self.idle_timeout if deadline is None else max(0.0, deadline - now)
+
     def _expired(self, entry: _Entry) -> bool:
-        return self._clock() - entry.last_used > self.idle_timeout
+        return self._clock() >= self._deadline(entry)
+
+    def _deadline(self, entry: _Entry) -> float:
+        return entry.last_used + self.idle_timeout
 
 
 class _Server:
@@ -145,6 +185,7 @@ class _Server:
         opponents: list[str],
         replay: list[RecordedRound] | None,
         games: Games,
+        start_timeout: float,
         seed: int | None,
         coach: bool,
         coach_policy: NumpyPolicy | None,
@@ -154,6 +195,7 @@ class _Server:
         self.opponents = opponents
         self.replay = replay
         self.games = games
+        self.start_timeout = start_timeout
         self.coach = coach
         self.coach_policy = coach_policy
         self.coach_search = SearchParams(samples=coach_samples)
@@ -202,8 +244,10 @@ def create_app(
     replay: str | Path | None = None,
     *,
     seed: int | None = None,
-    idle_timeout: float = 1800.0,
+    start_timeout: float = 60.0,
+    idle_timeout: float = 300.0,
     max_games: int = 64,
+    max_games_per_client: int = 8,
     coach: bool = True,
     coach_model: str | Path | None = None,
     coach_samples: int = 100,
@@ -216,8 +260,13 @@ def create_app(
         opponents: one agent spec for every other seat, or one per seat.
         replay: a ``boon arena --save`` file to show instead of playing (read once, here).
         seed: seed of the deals and agents (``None``: fresh games every time).
-        idle_timeout: seconds without a message after which a game is dropped.
+        start_timeout: seconds a connection may take to start or join a game (or, for a
+            replay, to ask for a frame) before it is closed.
+        idle_timeout: seconds without a message after which a game is dropped, and its
+            connection closed.
         max_games: games open at once; a new game beyond it is refused.
+        max_games_per_client: games open at once started from one client address; a new
+            game beyond it is refused.
         coach: whether the person may ask the coach for advice (the model's probabilities and
             the search player's estimates).
         coach_model: the model whose probabilities the coach shows; ``None``: the shipped
@@ -227,8 +276,11 @@ def create_app(
             other web sites from reaching a local server by DNS rebinding.
 
     Raises:
-        ValueError: a bad table size or agent spec, or an unreadable replay file (one line).
+        ValueError: a bad table size, agent spec or limit, or an unreadable replay file (one
+            line).
     """
+    if start_timeout <= 0:
+        raise ValueError(f"start_timeout must be > 0, got {start_timeout}")
     config = GameConfig(num_players=players)
     specs = list(opponents)
     if len(specs) == 1:
@@ -244,7 +296,8 @@ def create_app(
         config,
         specs,
         rounds,
-        Games(max_games, idle_timeout),
+        Games(max_games, idle_timeout, max_games_per_client),
+        start_timeout,
         seed,
         coach,
         _coach_policy(coach_model, players) if coach and rounds is None else None,
@@ -269,7 +322,7 @@ def create_app(
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
         middleware=[
-            Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts)),
+            Middleware(_HostCheck, allowed_hosts=allowed_hosts),
             Middleware(_SecurityHeaders),
         ],
         lifespan=lifespan,
@@ -280,6 +333,55 @@ def create_app(
 
 async def _index(request: Request) -> Response:
     return FileResponse(STATIC / "index.html")
+
+
+def split_host(header: str) -> tuple[str, int | None]:
+    """The host and port of a ``Host`` header: ``"[::1]:8000"`` is ``("::1", 8000)``,
+    ``"localhost"`` is ``("localhost", None)``. Names are lower-cased and IP addresses written
+    the standard way, so equal hosts compare equal.
+
+    Raises:
+        ValueError: ``header`` is not a host with an optional port.
+    """
+    match = _HOST_HEADER.fullmatch(header)
+    try:
+        if match is None or int(match["port"] or 0) > 65535:
+            raise ValueError
+        host = str(ipaddress.IPv6Address(match["ipv6"])) if match["ipv6"] else match["name"]
+    except ValueError:
+        raise ValueError(f"not a host and port: {header!r:.80}") from None
+    return _normal_host(host), None if match["port"] is None else int(match["port"])
+
+
+def _normal_host(host: str) -> str:
+    try:
+        return str(ipaddress.ip_address(host))
+    except ValueError:
+        return host.lower()
+
+
+class _HostCheck:
+    """Requests must name one of ``allowed_hosts`` (``"*"``: any) in their ``Host`` header,
+    with any port: a page of another site that reaches a local server by DNS rebinding names
+    its own host there."""
+
+    def __init__(self, app: ASGIApp, allowed_hosts: Sequence[str]) -> None:
+        self.app = app
+        self.allow_any = "*" in allowed_hosts
+        self.allowed = frozenset(_normal_host(host) for host in allowed_hosts if host != "*")
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if self.allow_any or scope["type"] not in ("http", "websocket") or self._allowed(scope):
+            await self.app(scope, receive, send)
+        else:
+            await PlainTextResponse("Invalid host header", status_code=400)(scope, receive, send)
+
+    def _allowed(self, scope: Scope) -> bool:
+        try:
+            host, _ = split_host(Headers(scope=scope).get("host", ""))
+        except ValueError:
+            return False
+        return host in self.allowed
 
 
 class _SecurityHeaders:
@@ -309,9 +411,10 @@ class _SecurityHeaders:
 
 
 async def _sweep(games: Games) -> None:
-    # Idle games are also dropped whenever a game is created; this catches a quiet server.
+    # Idle games are also dropped whenever a game is created; this frees them on a quiet
+    # server too, as each expires (a game used meanwhile expires later: the loop looks again).
     while True:
-        await asyncio.sleep(min(games.idle_timeout / 2, 30.0))
+        await asyncio.sleep(games.next_expiry())
         games.expire()
 
 
@@ -323,18 +426,38 @@ async def _play_socket(server: _Server, websocket: WebSocket) -> None:
         return
     await websocket.accept()
     await websocket.send_json(server.hello())
+    owner = websocket.client.host if websocket.client else ""
     current: str | None = None  # the game this connection started or joined last
+    started = False  # whether it started or joined a game, or asked for a replay's frame
+    loop = asyncio.get_running_loop()
+    start_by = loop.time() + server.start_timeout
     while True:
-        message = await websocket.receive()
+        # A connection that starts nothing, or then stays silent until its game would be
+        # dropped, holds one of the server's bounded connections for nobody: close it.
+        timeout = server.games.idle_timeout if started else start_by - loop.time()
+        try:
+            message = await asyncio.wait_for(websocket.receive(), timeout)
+        except TimeoutError:
+            why = (
+                f"no message for {timeout:g} s"
+                if started
+                else f"no game started within {server.start_timeout:g} s"
+            )
+            error = f"connection closed: {why}; reload the page to go on"
+            with contextlib.suppress(WebSocketDisconnect):
+                await websocket.send_json({"type": "error", "error": error})
+                await websocket.close(code=1000)
+            return
         if message["type"] == "websocket.disconnect":
             return
         try:
             request = parse_message(message.get("text"), message.get("bytes"))
             if request["type"] == "new" and current is not None:
                 server.games.remove(current)  # a new game replaces the one this tab played
-            replies = await _handle(server, request)
+            replies = await _handle(server, request, owner)
             if replies[0]["type"] == "joined":
                 current = replies[0]["game"]
+            started |= replies[0]["type"] in ("joined", "frame")
         except ClientError as error:
             replies = [{"type": "error", "error": str(error)}]
         except Exception:
@@ -366,6 +489,8 @@ def parse_message(text: str | None, data: bytes | None = None) -> dict[str, Any]
     size = len(text.encode("utf-8", "replace"))
     if size > MAX_MESSAGE_BYTES:
         raise ClientError(f"message too large ({size} bytes; the limit is {MAX_MESSAGE_BYTES})")
+    if _nesting(text) > MAX_NESTING:
+        raise ClientError(f"malformed message: nested deeper than {MAX_NESTING} levels")
     try:
         request = json.loads(text)
     except json.JSONDecodeError as error:
@@ -388,15 +513,38 @@ def parse_message(text: str | None, data: bytes | None = None) -> dict[str, Any]
     return request
 
 
-async def _handle(server: _Server, request: dict[str, Any]) -> list[dict[str, Any]]:
+def _nesting(text: str) -> int:
+    """How deep arrays and objects nest in ``text`` (JSON or not), brackets in strings aside."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
+async def _handle(server: _Server, request: dict[str, Any], owner: str) -> list[dict[str, Any]]:
     kind = request["type"]
     if kind == "frame":
         return [_frame(server, request["round"], request["step"])]
     if server.replay is not None:
         raise ClientError("this server shows a replay; games cannot be played on it")
     if kind == "new":
+        server.games.admit(owner)  # before building the game: some opponents load a model
         session = await anyio.to_thread.run_sync(server.new_session)
-        game_id = server.games.add(session)
+        game_id = server.games.add(session, owner)
         entry = server.games.get(game_id)
         async with entry.lock:
             opening = await anyio.to_thread.run_sync(session.start)

@@ -172,9 +172,13 @@ class GameSession:
         self.config = config
         self.human = human
         self.agents = dict(agents)
-        self._rng = np.random.default_rng(seed)
-        dealer = int(self._rng.integers(config.num_players))
-        self.game = Game(config, Deal.random(config, self._rng), dealer)
+        # One generator per consumer, so that asking the coach (which samples deals) or an
+        # agent drawing more or fewer numbers never changes the deals a seed gives.
+        seeds = np.random.SeedSequence(seed)
+        self._deal_rng = np.random.default_rng(seeds)
+        self._agent_rng, self._coach_rng = (np.random.default_rng(s) for s in seeds.spawn(2))
+        dealer = int(self._deal_rng.integers(config.num_players))
+        self.game = Game(config, Deal.random(config, self._deal_rng), dealer)
         self.summary: dict[str, Any] | None = None
         self._reset_agents()
 
@@ -239,7 +243,7 @@ class GameSession:
             raise RefusedError("the round is not over yet")
         if self.game.is_over or self.game.is_truncated:
             raise RefusedError("the game is over; start a new game")
-        self.game.next_round(Deal.random(self.config, self._rng))
+        self.game.next_round(Deal.random(self.config, self._deal_rng))
         self.summary = None
         self._reset_agents()
         return self.start()
@@ -265,7 +269,7 @@ class GameSession:
 
     def _reset_agents(self) -> None:
         for seat, agent in self.agents.items():
-            agent.reset(int(self._rng.integers(2**31)) + seat)
+            agent.reset(int(self._agent_rng.integers(2**31)) + seat)
 
     # ----------------------------------------------------------------------------- coach
     def coach(
@@ -289,6 +293,8 @@ class GameSession:
             advice["policy"] = {action_name(a): float(probabilities[a]) for a in legal}
         if search is not None:
             view = View.from_round(state, self.human)
-            values = action_values(view, state.legal_mask(), search, HeuristicParams(), self._rng)
+            values = action_values(
+                view, state.legal_mask(), search, HeuristicParams(), self._coach_rng
+            )
             advice["search"] = {action_name(a): v for a, v in values.items()}
         return advice

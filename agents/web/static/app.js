@@ -401,13 +401,18 @@ function showSummary(message) {
   }
   const next = $("next-round-button");
   if (message.game_over) {
-    const winners = message.winners.map(name).join(" and ");
-    text.append(el("div", "game-over", `Game over: ${winners} ${message.winners.length > 1 ? "share" : "wins"} the game.`));
+    text.append(el("div", "game-over", gameOverLine(message.winners, message.you, name)));
     next.textContent = "New game";
   } else {
     next.textContent = "Next round";
   }
   $("summary").classList.remove("hidden");
+}
+
+// "You win", "Seat 2 wins", "You and Seat 2 share": the verb agrees with who won.
+function gameOverLine(winners, you, name) {
+  const verb = winners.length > 1 ? "share" : winners[0] === you ? "win" : "wins";
+  return `Game over: ${winners.map(name).join(" and ")} ${verb} the game.`;
 }
 
 function closeSummary() {

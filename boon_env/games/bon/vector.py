@@ -2,7 +2,7 @@
 
 | | |
 | --- | --- |
-| Import | `from boon_env.games.bon.rules.vector import VectorBon` |
+| Import | `from boon_env.games.bon.vector import VectorBon` |
 | Tables | `num_tables` (B) independent tables of 3, 4 or 5 players, one decision each per step |
 | Actions | `(B,)` integers, the action ids of `bon_v0` (0-32 Boast cards, 33 a Pass card) |
 | Observations | `(B, OBS_SIZE)` float32, the acting seat's `bon_v0` observation (or none) |
@@ -16,7 +16,7 @@ step is B decisions.
 
 ```python
 >>> import numpy as np
->>> from boon_env.games.bon.rules.vector import VectorBon
+>>> from boon_env.games.bon.vector import VectorBon
 >>> venv = VectorBon(num_tables=8, num_players=4, seed=0)
 >>> obs, mask, seat = venv.reset()
 >>> obs.shape, mask.shape, seat.shape
