@@ -91,7 +91,6 @@ from boon_env.boyn.cards import (
     SUIT_OF,
     WILDS,
     kind_of,
-    kinds_of,
 )
 from boon_env.boyn.encoding import LAYOUT, OBS_SIZE, RUN_SCALE, SIZE_SCALE
 from boon_env.boyn.rules import (
@@ -146,7 +145,13 @@ _PLAYABLE = np.array(
 )
 # A stock position past the end holds this kind, which is never playable.
 _NO_KIND = NUM_KINDS
+# Stock positions searched at once for a playable card before searching the whole stock.
+_WINDOW = 16
+_POSITIONS = np.arange(NUM_CARDS)
 _TWO_DECKS = np.repeat(np.arange(NUM_KINDS, dtype=np.int64), COPIES)
+# The bit of copy c of kind k in a multiset's two words (kinds held, kinds held twice), in
+# _TWO_DECKS order.
+_COPY_BITS = np.array([c * 64 + k for k in range(NUM_KINDS) for c in range(COPIES)])
 _CARD_BIT = np.array([1 << k for k in range(NUM_KINDS + 1)], dtype=np.int64)
 
 # The four cards of a rank sit NUM_RANKS bits apart (kind = suit * 13 + rank - 1). Multiplying
@@ -186,7 +191,7 @@ def _subset_table(actions_of_suit: Any) -> np.ndarray:
 
 
 # A playable Jack is played naming any suit.
-_JACK_NAMINGS = _subset_table(lambda j: [jack_action(j, s) for s in range(NUM_SUITS)])
+_JACK_LOW, _JACK_HIGH = _subset_table(lambda j: [jack_action(j, s) for s in range(NUM_SUITS)]).T
 
 # Bit counting and selection by bytes (sixteen cover the two mask words): the set bits of each
 # byte value, and the position of its k-th lowest set bit.
@@ -309,7 +314,8 @@ class VectorBoyn:
         self._rows = np.arange(b, dtype=np.int64)
         self._row_base = self._rows * n  # flat index of (table, seat) is table * n + seat
         self._dealt_size = HAND_SIZE * n
-        self._stock_width = NUM_CARDS  # room for any stock, a reshuffled one included
+        # Room for any stock (a reshuffled one included) and a search window past its end.
+        self._stock_width = NUM_CARDS + _WINDOW
         # Seat arithmetic by table lookup (integer % is several times slower in numpy): the
         # next seat ([clockwise * n + seat]), a seat relative to an observer, every seat in
         # relative order ([seat, r] = the seat r places to the left).
@@ -319,12 +325,12 @@ class VectorBoyn:
         self._rotation = (seats[:, None] + seats) % n
         self._rotation_flat = self._rotation.ravel()
         # A Queen swaps with any of the n - 1 other seats.
-        self._queen_swaps = _subset_table(lambda q: [swap_action(q, r) for r in range(1, n)])
-        # Points of the cards left in hand, as (points, kinds worth them) groups.
-        values = self.config.points
-        self._point_groups = [
-            (v, sum(1 << k for k in range(NUM_KINDS) if values[k] == v)) for v in set(values)
-        ]
+        self._queen_swaps = _subset_table(lambda q: [swap_action(q, r) for r in range(1, n)])[:, 1]
+        # Points of the cards left in hand, by bit of a hand's two words (see _end_rounds).
+        self._points_by_bit = np.zeros(_WORD * 2, dtype=np.int64)
+        self._points_by_bit[:NUM_KINDS] = self._points_by_bit[_WORD : _WORD + NUM_KINDS] = (
+            self.config.points
+        )
         self._players_flag = 1 << (_PLAYERS_F + PLAYER_COUNTS.index(n))
         self._ready = False
 
@@ -786,14 +792,24 @@ class VectorBoyn:
         """Whether the stock holds a playable card after its drawn ones, and the position just
         after the first one (the stock's end when there is none)."""
         drawn, end = self._drawn[rows], self._stock_end[rows]
-        width = int(end.max()) if rows.size else 0
-        kinds = self._stock[rows, :width]
-        # Positions past the end hold _NO_KIND, which is never playable.
+        # A playable card nearly always comes within a few draws: look at those first.
+        found, stop = self._search(rows, drawn, _WINDOW)
+        rest = np.flatnonzero(~found & (drawn + _WINDOW < end))
+        if rest.size:
+            found[rest], stop[rest] = self._search(rows[rest], drawn[rest] + _WINDOW, NUM_CARDS)
+        return found, np.where(found, stop, end)
+
+    def _search(
+        self, rows: np.ndarray, start: np.ndarray, width: int
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Whether stock positions ``start`` .. ``start + width - 1`` hold a playable card, and
+        the position after the first one."""
+        # Positions past the end hold _NO_KIND, which is never playable (the last one always).
+        positions = np.minimum(start[:, None] + _POSITIONS[:width], self._stock_width - 1)
+        kinds = self._stock_flat[(rows * self._stock_width)[:, None] + positions]
         hits = ((self._playable[rows, None] >> kinds) & 1).astype(bool)
-        hits &= np.arange(width) >= drawn[:, None]
-        first = hits.argmax(axis=1) if width else np.zeros(rows.size, dtype=np.int64)
-        found = hits[np.arange(rows.size), first] if width else np.zeros(rows.size, dtype=bool)
-        return found, np.where(found, first + 1, end)
+        first = hits.argmax(axis=1)
+        return hits[np.arange(rows.size), first], start + first + 1
 
     def _take(self, rows: np.ndarray, seat: np.ndarray, stop: np.ndarray) -> None:
         """``seat`` draws the stock's cards up to position ``stop`` into its hand."""
@@ -822,14 +838,17 @@ class VectorBoyn:
         rows, rest, rest2 = rows[rest != 0], rest[rest != 0], rest2[rest != 0]
         if not rows.size:
             return  # nothing but the top card: the drawing stops
+        # The pile's cards in _TWO_DECKS order (every kind's copies, ascending): the list
+        # that Round._reshuffle shuffles.
+        words = np.stack([rest, rest2], axis=1).astype("<i8")
+        bits = np.unpackbits(words.view(np.uint8), axis=1, bitorder="little").astype(bool)
+        present = bits[:, _COPY_BITS]
+        count = present.sum(axis=1)
         kinds = np.full((rows.size, self._stock_width), _NO_KIND, dtype=np.int64)
-        for i, (row, first, second) in enumerate(
-            zip(rows.tolist(), rest.tolist(), rest2.tolist(), strict=True)
-        ):
-            order = np.array(kinds_of(first | second << NUM_KINDS), dtype=np.int64)
+        for i, row in enumerate(rows.tolist()):
+            order = _TWO_DECKS[present[i]]
             self._generator(row).shuffle(order)
             kinds[i, : order.size] = order[::-1]  # the scalar round draws from the list's end
-        count = (kinds != _NO_KIND).sum(axis=1)
         self._stock[rows] = kinds
         self._prefix[rows], self._prefix2[rows] = _prefix_multisets(kinds)
         self._drawn[rows] = 0
@@ -854,11 +873,11 @@ class VectorBoyn:
         points = np.zeros((rows.size, n), dtype=np.int64)
         scored = out >= 0  # a truncated round adds no points
         if scored.any():
-            hands, hands2 = self._hand[rows[scored]], self._hand2[rows[scored]]
-            points[scored] = sum(
-                value * (_popcount(hands & kinds) + _popcount(hands2 & kinds))
-                for value, kinds in self._point_groups
-            )
+            # Every seat's two hand words, unpacked to bits and weighed by the kinds' points.
+            scoring = rows[scored]
+            words = np.stack([self._hand[scoring], self._hand2[scoring]], axis=-1)
+            bits = np.unpackbits(words.astype("<i8").view(np.uint8), axis=-1, bitorder="little")
+            points[scored] = bits @ self._points_by_bit
         values = _margins(points)
         record = self._finished
         record.rounds[rows] += 1
@@ -878,11 +897,10 @@ class VectorBoyn:
         flat = self._row_base + self._current
         playable = self._hand_flat[flat] & self._playable
         # A Jack always names a suit; a swap needs cards left after the Queen.
-        jacks = _JACK_NAMINGS[_suit_subset(playable >> _JACK_AT)]
+        jacks = _suit_subset(playable >> _JACK_AT)
         queens = self._queen_swaps[_suit_subset(playable >> _QUEEN_AT)]
-        queens *= (self._size_flat[flat] > 1)[:, None]
-        self._legal[:, 0] = (playable & ~JACKS) | jacks[:, 0]
-        self._legal[:, 1] = jacks[:, 1] | queens[:, 1]
+        self._legal[:, 0] = (playable & ~JACKS) | _JACK_LOW[jacks]
+        self._legal[:, 1] = _JACK_HIGH[jacks] | np.where(self._size_flat[flat] > 1, queens, 0)
 
     # ------------------------------------------------------------------------- observations
     def _outputs(self) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
@@ -970,11 +988,6 @@ def _margins(points: np.ndarray) -> np.ndarray:
     ``agents/boyn_arena.py``), float64."""
     n = points.shape[1]
     return (points.sum(axis=1, keepdims=True) - points) / (n - 1) - points
-
-
-def _popcount(bits: np.ndarray) -> np.ndarray:
-    # numpy >= 1.26 has no bitwise_count: count the set bits of each byte.
-    return _BYTE_COUNT[np.ascontiguousarray(bits).view(np.uint8)].reshape(*bits.shape, 8).sum(-1)
 
 
 def _place(words: np.ndarray, bits: np.ndarray, offset: int) -> None:
