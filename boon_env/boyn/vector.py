@@ -68,7 +68,7 @@ points `s` added. A truncated round is worth 0 to every seat. Tables whose round
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -176,7 +176,7 @@ def _action_words(actions: list[int]) -> tuple[int, int]:
     return low - (1 << _WORD) * (low >> (_WORD - 1)), bits >> _WORD
 
 
-def _subset_table(actions_of_suit: Any) -> np.ndarray:
+def _subset_table(actions_of_suit: Callable[[int], list[int]]) -> np.ndarray:
     """For every subset of the four suits (index bit s = suit s), the mask words of the union
     of ``actions_of_suit(s)``, shape (16, 2)."""
     return np.array(
@@ -193,8 +193,9 @@ def _subset_table(actions_of_suit: Any) -> np.ndarray:
 # A playable Jack is played naming any suit.
 _JACK_LOW, _JACK_HIGH = _subset_table(lambda j: [jack_action(j, s) for s in range(NUM_SUITS)]).T
 
-# Bit counting and selection by bytes (sixteen cover the two mask words): the set bits of each
+# Bit counting and selection by bytes (eleven cover the 88 actions): the set bits of each
 # byte value, and the position of its k-th lowest set bit.
+_MASK_BYTES = -(-NUM_ACTIONS // 8)
 _BYTE_COUNT = np.array([v.bit_count() for v in range(256)], dtype=np.int64)
 _BYTE_SELECT = np.array(
     [[b for b in range(8) if v >> b & 1] + [0] * (8 - v.bit_count()) for v in range(256)],
@@ -1000,16 +1001,18 @@ def _place(words: np.ndarray, bits: np.ndarray, offset: int) -> None:
 
 def _random_bits(legal: np.ndarray, uniforms: np.ndarray) -> np.ndarray:
     # A set bit of each row of mask words, chosen by a uniform in [0, 1): count the set bits of
-    # every byte, find the byte that holds the chosen one, select it within the byte.
+    # every byte, find the byte that holds the chosen one, select it within the byte. Bytes run
+    # down the first axis, so that the running count is one cheap cumsum over it.
     count = legal.shape[0]
-    octets = legal.view(np.uint8).reshape(count, -1)
+    octets = legal.view(np.uint8).reshape(count, -1)[:, :_MASK_BYTES].T
     per_byte = _BYTE_COUNT[octets]
-    below = per_byte.cumsum(axis=1)
-    nth = (uniforms * below[:, -1]).astype(np.int64)
-    byte = (below <= nth[:, None]).sum(axis=1)
-    rows = np.arange(count)
-    before = below[rows, byte] - per_byte[rows, byte]
-    return byte * 8 + _BYTE_SELECT[octets[rows, byte].astype(np.int64) * 8 + nth - before]
+    below = per_byte.cumsum(axis=0)
+    nth = (uniforms * below[-1]).astype(np.int64)
+    passed = below <= nth  # the bytes wholly before the chosen bit
+    byte = passed.sum(axis=0)
+    before = (below * passed).max(axis=0)
+    chosen = octets[byte, np.arange(count)].astype(np.int64)
+    return byte * 8 + _BYTE_SELECT[chosen * 8 + nth - before]
 
 
 def _unpack_masks(legal: np.ndarray) -> np.ndarray:
