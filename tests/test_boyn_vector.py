@@ -766,3 +766,10 @@ def test_the_benchmark_runs_with_a_tiny_budget() -> None:
     )
     assert result.stdout.count("masks only") == 2
     assert result.stdout.count("with observations") == 2
+
+
+def test_the_docs_example_runs() -> None:
+    page = (Path(__file__).resolve().parents[1] / "docs" / "boyn.md").read_text()
+    section = page.split("## The vector engine")[1]
+    example = section.split("```python\n")[1].split("```")[0]
+    exec(compile(example, "docs/boyn.md", "exec"), {})
