@@ -27,9 +27,9 @@ from test_determinism import disturb_global_random
 
 from boon_env import bon_v0
 from boon_env.core.pieces import action_mask
+from boon_env.games.bon import vector as bon_vector
 from boon_env.games.bon.encoding import OBS_SIZE, OFFSETS, decode, encode
 from boon_env.games.bon.rules import PASS, Deal, Game, GameConfig, RoundResult
-from boon_env.games.bon.rules import vector as bon_vector
 from boon_env.games.bon.rules.tricks import MAX_PASS_CARDS, NUM_TRICKS
 from boon_env.games.bon.vector import VectorBon
 
