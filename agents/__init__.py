@@ -19,7 +19,7 @@ from boon_env.core import aliases
 # The import paths of the modules before the packages by role keep working.
 aliases.install(
     {
-        "agents.advise": "agents.games.boon.advise",
+        "agents.advise": "agents.studies.advise",
         "agents.arena": "agents.eval.arena",
         "agents.base": "agents.players.base",
         "agents.bench": "agents.eval.bench",

@@ -23,7 +23,8 @@ import time  # noqa: E402
 
 import numpy as np  # noqa: E402
 
-from agents.eval.arena import deal_options, make_deal, play_round, run_arena  # noqa: E402
+from agents.eval.arena import play_round, run_arena  # noqa: E402
+from agents.games.boon.arena import deal_options, make_deal  # noqa: E402
 from agents.games.boon.heuristic import HeuristicAgent  # noqa: E402
 from agents.games.boon.search import SearchAgent, SearchParams  # noqa: E402
 from boon_env import boon_v0  # noqa: E402

@@ -24,7 +24,8 @@ import time
 
 import numpy as np
 
-from agents.eval.bench import bench_boyn_engine, bench_env
+from agents.eval.bench import bench_engine, bench_env
+from agents.games import game_spec
 from boon_env import boyn_v0
 
 CLOCKS = ("wall", "cpu")  # the wall clock, and the process's CPU time over the same loop
@@ -72,7 +73,7 @@ def main(argv: list[str] | None = None) -> None:
         uno_wall, uno_cpu = bench_rlcard_uno(args.players, args.games, seed)
         runs["wall"]["rlcard uno"].append(uno_wall)
         runs["cpu"]["rlcard uno"].append(uno_cpu)
-        engine = bench_boyn_engine(args.players, args.rounds * 10, seed)
+        engine = bench_engine(game_spec("boyn"), args.players, args.rounds * 10, seed)
         runs["wall"]["boyn engine"].append(engine.decisions_per_second)
         runs["cpu"]["boyn engine"].append(float("nan"))  # the engine is timed by the wall clock
     print(f"{args.players} players, median of {args.repeats} runs")

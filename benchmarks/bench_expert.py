@@ -23,7 +23,8 @@ from typing import Any  # noqa: E402
 
 import numpy as np  # noqa: E402
 
-from agents.eval.arena import boon_deal_options, play_round  # noqa: E402
+from agents.eval.arena import play_round  # noqa: E402
+from agents.games.boon.arena import boon_deal_options  # noqa: E402
 from agents.games.boon.view import View  # noqa: E402
 from agents.specs import make_agent  # noqa: E402
 from boon_env import boon_v0  # noqa: E402

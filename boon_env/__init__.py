@@ -16,6 +16,7 @@ alone; PettingZoo is imported by the environments.
 """  # noqa: E501 - a table row per game reads better than wrapped rows
 
 from boon_env.core import aliases
+from boon_env.games import ENVS
 
 # The import paths of the modules before each game had its package keep working.
 aliases.install(
@@ -52,8 +53,8 @@ def _register_environments() -> None:
         from pettingzoo import register
     except ImportError:  # the rules alone are usable without PettingZoo; its registry is not
         return
-    for game in ("boon", "bon", "boyn"):
-        register("aec", f"boon/{game}-v0", entry_point=f"boon_env.{game}_v0:env")
+    for spec in ENVS.values():
+        register("aec", spec.pettingzoo_id, entry_point=f"{spec.package}.env:env")
 
 
 _register_environments()

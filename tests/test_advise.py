@@ -7,7 +7,9 @@ import json
 import numpy as np
 import pytest
 
-from agents.games.boon.advise import (
+from agents.games.boon.heuristic import HeuristicAgent, HeuristicParams
+from agents.specs import make_agent
+from agents.studies.advise import (
     BRANCHES,
     DEALER,
     Decision,
@@ -21,8 +23,6 @@ from agents.games.boon.advise import (
     pick_and_pass_values,
     sample_deals,
 )
-from agents.games.boon.heuristic import HeuristicAgent, HeuristicParams
-from agents.specs import make_agent
 from boon_env.games.boon.rules import Deal, GameConfig, cards_of, mask_of, parse_cards
 from tests.test_cli import _boon
 

@@ -7,16 +7,13 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 
-from agents.eval.arena import (
-    ArenaReport,
+from agents.eval.arena import ArenaReport, play_deal, play_deals, run_arena
+from agents.games.boon.arena import (
     SeatRecord,
     boon_records,
     deal_options,
     make_deal,
-    play_deal,
-    play_deals,
     play_deals_batched,
-    run_arena,
     summarize,
 )
 from agents.games.boon.heuristic import HeuristicAgent
@@ -143,7 +140,7 @@ def test_bad_arguments_raise() -> None:
 def test_saved_rounds_replay_exactly_and_give_back_the_results(tmp_path) -> None:
     import json
 
-    from agents.eval.arena import SeatRecord
+    from agents.games.boon.arena import SeatRecord
     from boon_env.games.boon.rules import Deal, GameConfig, replay, round_value
 
     path = tmp_path / "rounds.jsonl"

@@ -15,7 +15,7 @@ from agents.eval.arena import run_arena
 from agents.games.bon.arena import BON, bon_deal_options
 from agents.games.bon.heuristic import BonHeuristicAgent, BonHeuristicParams, choose, hold_chance
 from agents.games.bon.view import BonView
-from agents.games.boon.view import legal_bits
+from agents.players.base import legal_bits
 from agents.players.random_agent import RandomAgent
 from agents.specs import make_agent
 from boon_env import bon_v0

@@ -10,12 +10,7 @@ identical round points.
 from __future__ import annotations
 
 import doctest
-import json
-import os
-import subprocess
-import sys
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -739,19 +734,3 @@ def test_module_docstring_example_runs() -> None:
     result = doctest.testmod(bon_vector)
     assert result.attempted > 0
     assert result.failed == 0
-
-
-def test_the_benchmark_runs_with_a_tiny_budget() -> None:
-    root = Path(__file__).resolve().parents[1]
-    budget = "--tables 8 --steps 3 --obs-steps 3 --repeats 1 --players 3 5 --json"
-    result = subprocess.run(
-        [sys.executable, str(root / "benchmarks" / "bench_vector_bon.py"), *budget.split()],
-        capture_output=True,
-        text=True,
-        check=True,
-        env={**os.environ, "PYTHONPATH": str(root)},  # this checkout's code, wherever installed
-    )
-    report = json.loads(result.stdout)
-    rows = {(row["players"], row["engine"]) for row in report["results"]}
-    assert rows == {(n, e) for n in (3, 5) for e in ("vector+obs", "vector")}
-    assert all(row["decisions_per_second"] > 0 for row in report["results"])

@@ -122,18 +122,6 @@ def test_boon_play_game_boyn_plays_a_whole_game_in_a_subprocess() -> None:
     assert "Game over after" in result.stdout
 
 
-def test_boon_bench_game_boyn() -> None:
-    result = _boon(
-        "bench", "--game", "boyn", "--rounds", "20", "--env-rounds", "5", "--players", "2", "6",
-        "--repeats", "1",
-    )  # fmt: skip
-    assert result.returncode == 0, result.stderr
-    rows = [line.split() for line in result.stdout.splitlines() if line.split()[0].isdigit()]
-    assert [(row[0], row[1]) for row in rows] == [
-        ("2", "scalar"), ("2", "env()"), ("6", "scalar"), ("6", "env()")
-    ]  # fmt: skip
-
-
 def test_the_rlcard_benchmark_runs() -> None:
     result = subprocess.run(
         [sys.executable, str(ROOT / "benchmarks" / "bench_boyn.py"), "--repeats", "1",

@@ -10,10 +10,7 @@ identical round results, reshuffles and special cards included.
 from __future__ import annotations
 
 import doctest
-import os
 import random
-import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -751,21 +748,6 @@ def test_module_docstring_example_runs() -> None:
     result = doctest.testmod(vector)
     assert result.attempted > 0
     assert result.failed == 0
-
-
-def test_the_benchmark_runs_with_a_tiny_budget() -> None:
-    root = Path(__file__).resolve().parents[1]
-    budget = ["--tables", "8", "--steps", "3", "--repeats", "1", "--players", "2", "6"]
-    result = subprocess.run(
-        [sys.executable, str(root / "benchmarks" / "bench_vector_boyn.py"), *budget],
-        capture_output=True,
-        text=True,
-        check=True,
-        cwd=root,
-        env={**os.environ, "PYTHONPATH": str(root)},
-    )
-    assert result.stdout.count("masks only") == 2
-    assert result.stdout.count("with observations") == 2
 
 
 def test_the_docs_example_runs() -> None:

@@ -20,7 +20,14 @@ def _line(deal: int, rotation: int, seats: list[str], value: list[int]) -> dict:
         "deal": {"hands": [[deal]], "boon": []},  # only compared for equality here
         "dealer": 0,
         "seats": seats,
-        "round": {"value": value},
+        # the keys Boon's arena records read of info["round"]
+        "round": {
+            "value": value,
+            "points": [0] * len(value),
+            "picker": -1,
+            "leaster": True,
+            "leaster_winner": -1,
+        },
     }
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agents.eval.arena import boon_deal_options
+from agents.games.boon.arena import boon_deal_options
 from agents.games.boon.history import PlayLog
 from agents.games.boon.inference import PlayerModel, dealt, replay, resample
 from agents.games.boon.search import EXPERT, Outcomes, SearchAgent, SearchParams, sample_hidden

@@ -8,13 +8,9 @@ import numpy as np
 import pytest
 
 from agents.eval.arena import PlayedRound, play_deals, run_arena
-from agents.eval.game_arena import (
-    boon_games,
-    game_options,
-    game_records,
-    game_seed,
-    run_game_arena,
-)
+from agents.eval.game_arena import DEFAULT_MAX_ROUNDS, run_game_arena
+from agents.games.boon.games import game_options, game_records, game_seed
+from agents.games.boon.games import whole_games as boon_games
 from agents.games.boon.holdings import HoldingBidder
 from agents.players.random_agent import RandomAgent
 from agents.specs import make_agent
@@ -71,7 +67,7 @@ def test_games_are_seeded() -> None:
 
 def test_every_rotation_of_a_game_is_dealt_the_same_rounds() -> None:
     # Differently seeded players make the games differ, but round r is the same deal in each.
-    game = boon_games()
+    game = boon_games(DEFAULT_MAX_ROUNDS)
     deals = []
     for agent_seed in (1, 2):
         agents = [RandomAgent(seed=agent_seed * 10 + seat) for seat in range(4)]
@@ -90,7 +86,9 @@ def test_every_rotation_of_a_game_is_dealt_the_same_rounds() -> None:
 
 
 def test_a_game_mode_round_info_reports_the_game() -> None:
-    (rounds,) = play_deals([make_agent("heuristic") for _ in range(4)], 0, 0, 1, boon_games())
+    (rounds,) = play_deals(
+        [make_agent("heuristic") for _ in range(4)], 0, 0, 1, boon_games(DEFAULT_MAX_ROUNDS)
+    )
     for played in rounds:
         game = played.info["game"]
         assert game["rounds"] >= 1 and min(played.info["victory_cards"]) == 0
@@ -135,7 +133,7 @@ def test_game_mode_json_contract() -> None:
         (["--episode", "game", "--max-rounds", "0"], "--max-rounds must be >= 1"),
         (["--episode", "game", "--deals", "5"], "use --games, not --deals"),
         (["--episode", "game", "--save", "x.jsonl"], "--save records rounds"),
-        (["--episode", "game", "--game", "bon"], "not available with --game bon"),
+        (["--episode", "game", "--game", "bon"], "--episode game is available for boon, not bon"),
         (["--games", "5"], "--games and --max-rounds go with --episode game"),
         (["--max-rounds", "5"], "--games and --max-rounds go with --episode game"),
         (["--episode", "match"], "invalid choice: 'match'"),

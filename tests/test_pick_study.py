@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from agents.eval.arena import deal_options
+from agents.games.boon.arena import deal_options
 from agents.players.policy import NumpyPolicy, save_policy
 from agents.players.trained import PPOAgent, default_model
 from agents.studies.pick import PickRow, PickSample, break_even, by_strength, study

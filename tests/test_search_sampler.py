@@ -13,7 +13,8 @@ from conftest import make_round, mask, play
 from hypothesis import given, settings, target
 from hypothesis import strategies as st
 
-from agents.eval.arena import boon_records, play_deals
+from agents.eval.arena import play_deals
+from agents.games.boon.arena import boon_records
 from agents.games.boon.search import deal_hidden, sample_round
 from agents.games.boon.view import View
 from agents.specs import make_agent

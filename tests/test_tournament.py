@@ -132,7 +132,7 @@ def test_every_agent_plays_legally_at_a_four_player_tournament() -> None:
     [
         (["random"], 4, "2 or more distinct"),
         (["random", "random"], 4, "2 or more distinct"),
-        (["random", "heuristic"], 6, "num_players"),
+        (["random", "heuristic"], 6, "a Boon table has 3-5 players, got 6"),
         (["random", "wizard"], 4, "unknown agent kind"),
         (["random", f"ppo:{default_model(4)}"], 3, "is a 4-player model"),
     ],
@@ -153,7 +153,8 @@ def test_json_contract_table_and_plot(tmp_path, capsys) -> None:
     report = json.loads(out.read_text())
     assert main([*args, "--seed", "2", "--json", "-"]) == 0
     assert json.loads(capsys.readouterr().out) == report  # stdout: the JSON alone
-    assert set(report) == {"num_players", "deals", "agents", "pairs"}
+    assert set(report) == {"game", "unit", "num_players", "deals", "agents", "pairs"}
+    assert (report["game"], report["unit"]) == ("boon", "Victory Cards")
     assert (report["num_players"], report["deals"]) == (3, 3)
     assert [a["agent"] for a in report["agents"]] == ["heuristic", "random"]
     for entry in report["agents"]:
@@ -173,7 +174,7 @@ def test_json_contract_table_and_plot(tmp_path, capsys) -> None:
         (["--agents", "random"], "--agents needs 2 or more distinct specs"),
         (["--agents", "random", "random"], "--agents needs 2 or more distinct specs"),
         (["--agents", "random", "wizard"], "unknown agent kind 'wizard'"),
-        (["--agents", "random", "heuristic", "--players", "6"], "--players must be 3, 4 or 5"),
+        (["--agents", "random", "heuristic", "--players", "6"], "a boon table has 3-5 seats"),
         (["--agents", "random", f"ppo:{default_model(4)}", "--players", "3"], "4-player model"),
         (["--agents", "random", "heuristic", "--deals", "0"], "--deals and --workers"),
         (["--agents", "random", "heuristic", "--json", "/no/such/dir/x.json"], "--json: cannot"),

@@ -8,13 +8,13 @@ Run ``boon --help`` or ``boon <command> --help``; examples are in ``docs/cli.md`
 from __future__ import annotations
 
 import argparse
+import importlib.metadata
 import importlib.util
 import json
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 # One BLAS thread per process, set before numpy loads (a value the user set wins): the arena's
 # parallelism is its worker processes, and a second BLAS thread on the batched policy's small
@@ -23,39 +23,21 @@ for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_variable, "1")
 
 from agents.eval import bench  # noqa: E402
-from agents.eval.arena import BOON, run_arena  # noqa: E402
+from agents.eval.arena import run_arena  # noqa: E402
 from agents.eval.compare import compare_runs  # noqa: E402
 from agents.eval.game_arena import DEFAULT_MAX_ROUNDS, run_game_arena  # noqa: E402
 from agents.eval.tournament import plot_report, run_tournament  # noqa: E402
-from agents.games.bon.arena import BON  # noqa: E402
-from agents.games.bon.terminal import BonTerminal  # noqa: E402
-from agents.games.boon.advise import advise, check_request  # noqa: E402
-from agents.games.boyn.arena import BOYN  # noqa: E402
-from agents.games.boyn.terminal import BoynTerminal  # noqa: E402
-from agents.games.terminal import TrickTerminal, ask_move, play_game  # noqa: E402
+from agents.games import GAMES, game_names, game_spec, game_with  # noqa: E402
+from agents.games.base import GameSpec  # noqa: E402
+from agents.games.terminal import play_game  # noqa: E402
 from agents.players.base import Agent  # noqa: E402
 from agents.specs import make_agent  # noqa: E402
-from boon_env import boon_v0  # noqa: E402
-from boon_env.games.boon.render import render_table  # noqa: E402
-from boon_env.games.boon.rules import (  # noqa: E402
-    PASS,
-    PICK,
-    PLAYER_COUNTS,
-    POINTS,
-    Phase,
-    Round,
-    Trick,
-    action_name,
-    mask_of,
-    names_of,
-    parse_card,
-)
-from boon_env.games.boyn.rules import PLAYER_COUNTS as BOYN_PLAYER_COUNTS  # noqa: E402
+from boon_env.games import load  # noqa: E402
 
-ARENA_GAMES = {"boon": BOON, "bon": BON, "boyn": BOYN}
 _SPEC_HELP = (
-    "agent spec: random, heuristic[:name=value,...], search[:samples=N,inference=ppo,rollout=ppo], "
-    "expert, ppo[:path/to/model.npz], rllib:CHECKPOINT_DIR"
+    "agent spec: random, heuristic[:name=value,...], ppo[:path/to/model.npz]; Boon also "
+    "search[:samples=N,inference=ppo,rollout=ppo], expert, rllib:CHECKPOINT_DIR, "
+    "cautious:K:SPEC, ... (docs/cli.md)"
 )
 
 
@@ -88,8 +70,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="boon",
-        description="Boon and B.O.N: benchmark agents, play a game, measure the environments.",
+        description=f"{', '.join(s.title for s in GAMES.values())}: benchmark agents, play a "
+        "game, measure the engines.",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     arena = commands.add_parser(
@@ -104,7 +88,7 @@ def _build_parser() -> argparse.ArgumentParser:
         nargs="+",
         required=True,
         metavar="SPEC",
-        help=f"one per seat (3-5); {_SPEC_HELP} (B.O.N: random, heuristic[:name=value,...])",
+        help=f"one per seat; {_SPEC_HELP}",
     )
     arena.add_argument("--deals", type=int, default=None, help="deals to play (default 1000)")
     _add_game_option(arena)
@@ -112,8 +96,8 @@ def _build_parser() -> argparse.ArgumentParser:
         "--episode",
         choices=("round", "game"),
         default="round",
-        help="round: duplicate rounds (default); game: duplicate whole Boon games, reporting "
-        "each agent's game win rate",
+        help="round: duplicate rounds (default); game: duplicate whole games (Boon), "
+        "reporting each agent's game win rate",
     )
     arena.add_argument(
         "--games", type=int, default=None, help="games to play with --episode game (default 100)"
@@ -138,8 +122,9 @@ def _build_parser() -> argparse.ArgumentParser:
     compare = commands.add_parser(
         "compare",
         help="compare two saved arena runs deal by deal",
-        description="The paired difference of one agent's mean Victory Cards per round between "
-        "two Boon arena runs saved with --save on the same deals (the same --seed), with a 95% "
+        description="The paired difference of one agent's mean value per round (in the game's "
+        "unit) between two arena runs saved with --save on the same deals (the same --seed), "
+        "with a 95% "
         "confidence interval over the deals: how much better A played than B, with the luck of "
         "the deals taken out.",
     )
@@ -152,15 +137,16 @@ def _build_parser() -> argparse.ArgumentParser:
             help=f"the agent compared in the {'first' if which == 'a' else 'second'} file "
             "(default: the spec that sits alone at its tables)",
         )
+    _add_game_option(compare)
     compare.add_argument("--json", action="store_true", help="print one JSON object")
     compare.set_defaults(run=_run_compare)
 
     play = commands.add_parser(
         "play",
         help="play a game in the terminal",
-        description="Play Boon or B.O.N at the terminal against agents: a whole game (Boon: "
-        "until someone holds no Victory Cards; B.O.N: until a score reaches 5) unless --rounds "
-        "stops it sooner.",
+        description="Play a game at the terminal against agents: a whole game (Boon: until "
+        "someone holds no Victory Cards; B.O.N: until a score reaches 5; BOYN: until a total "
+        "reaches 250) unless --rounds stops it sooner.",
     )
     play.add_argument(
         "--opponents",
@@ -175,9 +161,8 @@ def _build_parser() -> argparse.ArgumentParser:
     play.add_argument(
         "--num-players",
         type=int,
-        default=4,
-        choices=sorted({*PLAYER_COUNTS, *BOYN_PLAYER_COUNTS}),
-        help="players at the table (Boon and B.O.N 3-5, BOYN 2-6; default 4)",
+        default=None,
+        help=f"players at the table ({_player_counts()}; default 4)",
     )
     play.add_argument("--seed", type=int, default=None, help="seed of the deals and the agents")
     play.add_argument(
@@ -194,7 +179,8 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     serve.add_argument("--host", default="127.0.0.1", help="address (default 127.0.0.1)")
     serve.add_argument("--port", type=int, default=8000, help="port (default 8000; 0: any free)")
-    serve.add_argument("--players", type=int, default=4, choices=PLAYER_COUNTS)
+    _add_game_option(serve)
+    serve.add_argument("--players", type=int, default=None, help="players (default 4)")
     serve.add_argument(
         "--opponents",
         nargs="+",
@@ -233,20 +219,26 @@ def _build_parser() -> argparse.ArgumentParser:
         help="rate agents: every pair in duplicate, one rating each",
         description="Play every pair of agents in duplicate (each alone against the other's "
         "copies, both ways, every rotation, on the same deals) and fit one rating per agent in "
-        "Victory Cards per round (least squares on the pair margins, mean 0), with 95% "
+        "the game's unit per round (least squares on the pair margins, mean 0), with 95% "
         "confidence intervals over deals. Method: docs/agents.md, 'Tournament'.",
     )
     tournament.add_argument(
         "--agents", nargs="+", required=True, metavar="SPEC", help=f"2 or more; {_SPEC_HELP}"
     )
-    tournament.add_argument("--players", type=int, default=4, help="table size, 3-5 (default 4)")
+    _add_game_option(tournament)
+    tournament.add_argument("--players", type=int, default=None, help="table size (default 4)")
     tournament.add_argument(
         "--deals", type=int, default=100, help="deals per line-up (default 100)"
     )
     tournament.add_argument("--seed", type=int, default=0, help="seed of the deals and agents")
     tournament.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
     tournament.add_argument(
-        "--json", metavar="PATH", help="write the results as JSON to PATH ('-': stdout, no table)"
+        "--json",
+        nargs="?",
+        const="-",
+        metavar="PATH",
+        help="print one JSON object instead of the table; --json PATH writes it to PATH "
+        "beside the table",
     )
     tournament.add_argument(
         "--plot", metavar="PATH.png", help="save the ratings and margins plot (needs matplotlib)"
@@ -260,6 +252,7 @@ def _build_parser() -> argparse.ArgumentParser:
         "uniformly, each sample is played out both ways with the agent in every seat, and the "
         "advised seat's round value (Victory Cards, uncapped) is reported with 95% CIs.",
     )
+    _add_game_option(advise_parser)
     advise_parser.add_argument(
         "--players", type=int, default=4, help="players at the table: 3, 4 or 5 (default 4)"
     )
@@ -297,9 +290,32 @@ def _build_parser() -> argparse.ArgumentParser:
 
 
 def _add_game_option(parser: argparse.ArgumentParser) -> None:
+    names = game_names()
     parser.add_argument(
-        "--game", choices=tuple(ARENA_GAMES), default="boon", help="the game (default boon)"
+        "--game", choices=names, default=names[0], help=f"the game (default {names[0]})"
     )
+
+
+def _player_counts() -> str:
+    return "; ".join(
+        f"{spec.title} {spec.player_counts[0]}-{spec.player_counts[-1]}" for spec in GAMES.values()
+    )
+
+
+def _version() -> str:
+    try:
+        return importlib.metadata.version("boon-env")
+    except importlib.metadata.PackageNotFoundError:  # run from a checkout that is not installed
+        return "unknown (not installed)"
+
+
+def _game(args: argparse.Namespace, feature: str | None = None, doing: str = "") -> GameSpec:
+    """The game of ``--game`` (with ``feature``, for a command only such games allow), a
+    user's mistake a :class:`UsageError`."""
+    try:
+        return game_spec(args.game) if feature is None else game_with(args.game, feature, doing)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
 
 
 # -------------------------------------------------------------------------------------- arena
@@ -321,7 +337,7 @@ def _run_arena(args: argparse.Namespace) -> int:
         workers=args.workers,
         progress=not args.json,
         save=args.save,
-        game=ARENA_GAMES[args.game],
+        game=args.game,
     )
     print(json.dumps(report.to_json()) if args.json else report.table())
     return 0
@@ -329,7 +345,9 @@ def _run_arena(args: argparse.Namespace) -> int:
 
 def _run_compare(args: argparse.Namespace) -> int:
     try:
-        comparison = compare_runs(args.first, args.second, args.agent_a, args.agent_b)
+        comparison = compare_runs(
+            args.first, args.second, args.agent_a, args.agent_b, game=args.game
+        )
     except ValueError as error:
         raise UsageError(str(error)) from None
     print(json.dumps(comparison.to_json()) if args.json else comparison.table())
@@ -337,11 +355,11 @@ def _run_compare(args: argparse.Namespace) -> int:
 
 
 def _run_tournament(args: argparse.Namespace) -> int:
-    if args.players not in PLAYER_COUNTS:
-        raise UsageError(f"--players must be 3, 4 or 5, got {args.players}")
+    game = _game(args)
+    players = game.default_players if args.players is None else args.players
     if len(args.agents) < 2 or len(set(args.agents)) != len(args.agents):
         raise UsageError(f"--agents needs 2 or more distinct specs, got {' '.join(args.agents)}")
-    _check_specs(args.agents, args.players, "boon")
+    _check_specs(args.agents, players, args.game)
     if args.deals < 1 or args.workers < 1:
         raise UsageError(f"--deals and --workers must be >= 1, got {args.deals} and {args.workers}")
     if args.plot is not None:
@@ -354,11 +372,12 @@ def _run_tournament(args: argparse.Namespace) -> int:
             _check_writable(option, path)
     report = run_tournament(
         args.agents,
-        args.players,
+        players,
         args.deals,
         seed=args.seed,
         workers=args.workers,
         progress=args.json != "-",
+        game=args.game,
     )
     if args.json == "-":
         print(json.dumps(report.to_json()))
@@ -380,8 +399,7 @@ def _check_writable(option: str, path: str) -> None:
 
 
 def _run_game_arena(args: argparse.Namespace) -> int:
-    if args.game != "boon":
-        raise UsageError(f"--episode game plays Boon games; not available with --game {args.game}")
+    _game(args, "whole_games", "--episode game")
     if args.deals is not None:
         raise UsageError("--episode game counts games: use --games, not --deals")
     if args.save is not None:
@@ -400,6 +418,7 @@ def _run_game_arena(args: argparse.Namespace) -> int:
         workers=args.workers,
         max_rounds=max_rounds,
         progress=not args.json,
+        game=args.game,
     )
     print(json.dumps(report.to_json()) if args.json else report.table())
     return 0
@@ -407,7 +426,7 @@ def _run_game_arena(args: argparse.Namespace) -> int:
 
 def _check_specs(specs: Sequence[str], num_players: int, game: str) -> list[Agent]:
     """Build the agents of the user's specs, turning a bad spec into a :class:`UsageError`."""
-    counts = ARENA_GAMES[game].player_counts
+    counts = game_spec(game).player_counts
     if num_players not in counts:
         raise UsageError(
             f"a {game} table has {counts[0]}-{counts[-1]} seats; {num_players} agents were given"
@@ -419,12 +438,23 @@ def _check_specs(specs: Sequence[str], num_players: int, game: str) -> list[Agen
 
 
 def _run_bench(args: argparse.Namespace) -> int:
+    game = _game(args)
+    for n in args.players or ():
+        _check_players(game, "--players", n)
     bench.run(args)
     return 0
 
 
+def _check_players(game: GameSpec, option: str, num_players: int) -> None:
+    try:
+        game.check_players(num_players)
+    except ValueError as error:
+        raise UsageError(f"{option}: {error}") from None
+
+
 # ------------------------------------------------------------------------------------- advise
 def _run_advise(args: argparse.Namespace) -> int:
+    bidding = load(_game(args, "bidding", "advice on the bidding decision").bidding)
     request = {
         "hand": args.hand,
         "players": args.players,
@@ -433,16 +463,19 @@ def _run_advise(args: argparse.Namespace) -> int:
         "deals": args.deals,
     }
     try:
-        check_request(**request)
+        bidding.check_request(**request)
     except ValueError as error:
         raise UsageError(str(error)) from None
-    advice = advise(**request, seed=args.seed)
+    advice = bidding.advise(**request, seed=args.seed)
     print(json.dumps(advice.to_json()) if args.json else advice.table())
     return 0
 
 
 # -------------------------------------------------------------------------------------- serve
 def _run_serve(args: argparse.Namespace) -> int:
+    game = _game(args, "web", "the browser table")
+    players = game.default_players if args.players is None else args.players
+    _check_players(game, "--players", players)
     if min(args.start_timeout, args.idle_timeout) <= 0:
         raise UsageError("--start-timeout and --idle-timeout must be > 0")
     if min(args.max_games, args.max_games_per_client) < 1:
@@ -454,7 +487,7 @@ def _run_serve(args: argparse.Namespace) -> int:
     names = web.host_names(args.host)
     try:
         app = web.create_app(
-            args.players,
+            players,
             args.opponents,
             args.replay,
             seed=args.seed,
@@ -467,7 +500,7 @@ def _run_serve(args: argparse.Namespace) -> int:
         listener = web.listen(args.host, args.port)
     except ValueError as error:  # a bad spec, replay file or address
         raise UsageError(str(error)) from None
-    print(f"Boon table at {web.url_of(listener)} (Ctrl+C to stop)", flush=True)
+    print(f"{game.title} table at {web.url_of(listener)} (Ctrl+C to stop)", flush=True)
     if "*" in names:
         print(f"warning: listening on {args.host}: anyone who can reach it can use this table")
     web.run(app, listener, args.max_games)
@@ -476,7 +509,9 @@ def _run_serve(args: argparse.Namespace) -> int:
 
 # --------------------------------------------------------------------------------------- play
 def _run_play(args: argparse.Namespace) -> int:
-    n = args.num_players
+    game = _game(args)
+    n = game.default_players if args.num_players is None else args.num_players
+    _check_players(game, "--num-players", n)
     if not 0 <= args.seat < n:
         raise UsageError(f"--seat must be a seat 0-{n - 1}, got {args.seat}")
     if args.rounds is not None and args.rounds < 1:
@@ -491,81 +526,8 @@ def _run_play(args: argparse.Namespace) -> int:
     agents = dict(zip(others, _check_specs(seat_spec, n, args.game), strict=True))
     for seat, agent in agents.items():
         agent.reset(None if args.seed is None else args.seed + seat)
-    terminals = {"boon": BoonTerminal, "bon": BonTerminal, "boyn": BoynTerminal}
-    game = terminals[args.game]()
-    return play_game(game, agents, args.seat, n, args.seed, args.rounds, input_line=input)
-
-
-class BoonTerminal(TrickTerminal):
-    """What ``boon play`` shows of Boon (:class:`~agents.games.terminal.TerminalGame`)."""
-
-    def new_env(self, num_players: int, rounds: int | None) -> boon_v0.raw_env:
-        """A game of Boon, capped at ``rounds`` rounds."""
-        return boon_v0.raw_env(num_players=num_players, episode="game", max_rounds=rounds)
-
-    def intro(self, env: boon_v0.raw_env, human: int) -> str:
-        """How to type a move."""
-        return f"You are player_{human}. Type a move's number or its name (e.g. 'gold 14', 'pass')."
-
-    def ask(self, env: boon_v0.raw_env, human: int, input_line: Callable[[str], str]) -> int | None:
-        """Show the table, the Boon and the buried cards to the picker, and read a move."""
-        state = env.game.round
-        print()
-        print(render_table(state, env.game.victory_cards, show_hand_of=human))
-        if state.picker == human and state.phase is Phase.DISCARD:
-            print(f"The Boon held: {', '.join(names_of(state.boon))}")
-            if state.discards:
-                print(f"Buried so far: {', '.join(names_of(state.discards))}")
-        return ask_move(state.legal_actions(), action_name, _parse_action, input_line)
-
-    def trick_won(self, trick: Trick) -> str:
-        """Who won the trick, and its points."""
-        points = sum(POINTS[card] for card in trick.cards)
-        return f"   -> player_{trick.winner} wins the trick ({points} points)."
-
-    def announce(self, state: Round, seat: int, action: int, human: int) -> None:
-        """Say what ``seat`` does; a buried card stays secret from everyone but the picker."""
-        who = "You" if seat == human else f"player_{seat}"
-        if action == PICK:
-            print(f"{who} pick{'s' if seat != human else ''} the Boon.")
-        elif action == PASS:
-            print(f"{who} pass{'es' if seat != human else ''}.")
-        elif state.phase is Phase.DISCARD:
-            # A buried card stays secret from everyone but the picker.
-            print(f"You bury {action_name(action)}." if seat == human else f"{who} buries a card.")
-        else:
-            print(f"{who} play{'s' if seat != human else ''} {action_name(action)}.")
-
-    def show_scoring(self, info: dict[str, Any], human: int) -> None:
-        """Who picked and what was buried, then points, tricks and Victory Cards per seat."""
-        print("\nRound over.")
-        if info["leaster"]:
-            print("Everyone passed: a Leaster (fewest points with at least one trick wins).")
-        else:
-            buried = mask_of(card for card in info["discards"] if card >= 0)
-            print(f"player_{info['picker']} picked and buried {', '.join(names_of(buried))}.")
-        print("seat      points  tricks  victory cards  change")
-        for seat, (points, tricks, vc, change) in enumerate(
-            zip(
-                info["points"],
-                info["tricks_won"],
-                info["victory_cards"],
-                info["payout"],
-                strict=True,
-            )
-        ):
-            you = " (you)" if seat == human else ""
-            print(f" player_{seat}  {points:>6}  {tricks:>6}  {vc:>13}  {change:>+6}{you}")
-
-    def ending(self, winners: str, stopped_early: bool) -> str:
-        """Who holds the most Victory Cards."""
-        return f"Most Victory Cards{' so far' if stopped_early else ''}: {winners}"
-
-
-def _parse_action(text: str) -> int:
-    """The action id of ``"pick"``, ``"pass"`` or a card name (``ValueError`` otherwise)."""
-    named = {"pick": PICK, "pass": PASS}
-    return named[text] if text in named else parse_card(text)
+    terminal = game.terminal()
+    return play_game(terminal, agents, args.seat, n, args.seed, args.rounds, input_line=input)
 
 
 if __name__ == "__main__":

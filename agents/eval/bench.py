@@ -1,30 +1,23 @@
-"""Throughput of the rules engines under random legal play: scalar, ``env()`` and vector.
+"""Throughput of a game's engines under random legal play: scalar, ``env()`` and vector.
 
 Run: ``boon bench [--game boon|bon|boyn] [--players 3 4 5] [--repeats 5] [--json]`` (or ``python
-benchmarks/bench_vector.py``, the same). For each player count and in the same run it measures
-decisions/s and rounds/s of:
+benchmarks/bench_vector.py``, the same). For each player count of the game and in the same run it
+measures decisions/s and rounds/s of:
 
-- ``scalar``: the ``boon_env.games.boon.rules`` engine, one table and one decision at a time (deal,
-  legal
-  moves, apply, settle), no observations;
-- ``env()``: ``boon_v0.env()`` with its wrappers, where every step also builds the acting
-  agent's observation and action mask through ``env.last()``;
-- ``vector+obs``: ``boon_env.games.boon.vector.VectorBoon`` on ``--tables`` tables, building every
-  acting
-  seat's observation and mask;
-- ``vector``: ``VectorBoon(observations=False)``, masks only (rollout mode).
+- ``scalar``: the game's pure rules engine, one table and one decision at a time (deal, legal
+  moves, apply, score), no observations (the game's ``random_rounds``);
+- ``env()``: the game's wrapped PettingZoo env (``boon_v0.env()``, ...), where every step also
+  builds the acting agent's observation and action mask through ``env.last()``;
+- ``vector+obs``: the game's batch engine (``VectorBoon``, ``VectorBon``, ``VectorBoyn``) on
+  ``--tables`` tables, building every acting seat's observation and mask;
+- ``vector``: the batch engine with ``observations=False``, masks only (rollout mode).
 
-``--game boyn`` measures BOYN instead (``boon_env.games.boyn.rules`` and ``boyn_v0.env()``, 2 to 6
-players); it has no vector engine. The vector engine is driven from Python: before each step,
-``VectorBoon.random_actions`` draws a uniformly random legal action per table, and that draw is
-part of the measured time. Every
+The batch engine is driven from Python: before each step, its ``random_actions`` draws a
+uniformly random legal action per table, and that draw is part of the measured time. Every
 figure is the median of ``--repeats`` interleaved runs; ``x scalar`` is the ratio to the scalar
 median of the same run, the robust figure on a shared machine. Measure on one core: ``boon``
-and ``benchmarks/bench_vector.py`` set the BLAS thread variables to 1 before numpy loads.
-
-With ``--game bon`` the scalar and ``env()`` figures are B.O.N's (``boon_env.games.bon.rules`` and
-``bon_v0.env()``); B.O.N's vector engine (``boon_env.games.bon.vector.VectorBon``) is measured
-by ``benchmarks/bench_vector_bon.py``, through :func:`bench_vector`.
+and ``benchmarks/bench_vector.py`` set the BLAS thread variables to 1 before numpy loads; the
+load average is printed with the figures.
 """
 
 from __future__ import annotations
@@ -41,26 +34,8 @@ from typing import Any
 
 import numpy as np
 
-from boon_env import bon_v0, boon_v0, boyn_v0
-from boon_env.games.bon import rules as bon
-from boon_env.games.boon.rules import (
-    PASS,
-    PICK,
-    PLAYER_COUNTS,
-    Deal,
-    GameConfig,
-    Phase,
-    Round,
-    cards_of,
-    settle,
-)
-from boon_env.games.boon.vector import VectorBoon
-from boon_env.games.boyn.rules import PLAYER_COUNTS as BOYN_PLAYER_COUNTS
-from boon_env.games.boyn.rules import BoynConfig
-from boon_env.games.boyn.rules import Deal as BoynDeal
-from boon_env.games.boyn.rules import Round as BoynRound
-
-_PICK_OR_PASS = (PICK, PASS)
+from agents.games import game_names, game_spec
+from agents.games.base import GameSpec
 
 
 @dataclass(frozen=True)
@@ -79,78 +54,26 @@ def _random_choices(seed: int, size: int = 1 << 20) -> list[float]:
     return np.random.default_rng(seed).random(size).tolist()
 
 
-def bench_engine(num_players: int, rounds: int, seed: int = 0) -> Throughput:
-    """Play ``rounds`` random rounds on the bare rules engine."""
-    config = GameConfig(num_players=num_players)
+def bench_engine(game: GameSpec, num_players: int, rounds: int, seed: int = 0) -> Throughput:
+    """Time ``rounds`` random rounds on ``game``'s bare rules engine (its ``random_rounds``)."""
     rng = np.random.default_rng(seed)
     uniforms = _random_choices(seed)
-    k = decisions = 0
-    holdings = [config.starting_victory_cards] * num_players
     start = time.perf_counter()
-    for i in range(rounds):
-        state = Round(config, Deal.random(config, rng), i % num_players)
-        while state.phase is not Phase.DONE:
-            legal = state.legal_mask()
-            actions = cards_of(legal) or _PICK_OR_PASS
-            state.apply(actions[int(uniforms[k] * len(actions))])
-            k = (k + 1) & 0xFFFFF
-            decisions += 1
-        settle(state, holdings)
+    decisions = game.random_rounds(num_players, rounds, rng, uniforms)
     elapsed = time.perf_counter() - start
     return Throughput(rounds / elapsed, decisions / elapsed)
-
-
-def bench_boyn_engine(num_players: int, rounds: int, seed: int = 0) -> Throughput:
-    """Play ``rounds`` random rounds on the bare BOYN rules engine."""
-    config = BoynConfig(num_players=num_players)
-    rng = np.random.default_rng(seed)
-    uniforms = _random_choices(seed)
-    k = decisions = 0
-    start = time.perf_counter()
-    for i in range(rounds):
-        state = BoynRound(config, BoynDeal.random(config, rng), i % num_players, rng)
-        while not state.is_over:
-            actions = state.legal_actions()
-            state.apply(actions[int(uniforms[k] * len(actions))])
-            k = (k + 1) & 0xFFFFF
-            decisions += 1
-    elapsed = time.perf_counter() - start
-    return Throughput(rounds / elapsed, decisions / elapsed)
-
-
-def bench_bon_engine(num_players: int, rounds: int, seed: int = 0) -> Throughput:
-    """Play ``rounds`` random rounds on the bare B.O.N rules (:mod:`boon_env.games.bon.rules`)."""
-    config = bon.GameConfig(num_players=num_players)
-    rng = np.random.default_rng(seed)
-    uniforms = _random_choices(seed)
-    k = decisions = 0
-    start = time.perf_counter()
-    for i in range(rounds):
-        tower = bon.random_tower(rng)
-        state = bon.Round(config, bon.Deal.random(config, rng), tower, i % num_players)
-        while not state.is_over:
-            actions = state.legal_actions()
-            state.apply(actions[int(uniforms[k] * len(actions))])
-            k = (k + 1) & 0xFFFFF
-            decisions += 1
-        bon.round_points(state.tricks_won, config.trick_goal)
-    elapsed = time.perf_counter() - start
-    return Throughput(rounds / elapsed, decisions / elapsed)
-
-
-_ENVS = {"boon": boon_v0.env, "bon": bon_v0.env, "boyn": boyn_v0.env}
 
 
 def bench_env(
     num_players: int,
     rounds: int,
     seed: int = 0,
-    game: str = "boon",
+    game: str | None = None,
     make_env: Callable[..., Any] | None = None,
 ) -> Throughput:
-    """Play ``rounds`` random rounds through ``make_env()`` (by default the ``env()`` of
-    ``game``: ``boon_v0``, ``bon_v0`` or ``boyn_v0``), observations and masks included."""
-    env = (make_env or _ENVS[game])(num_players=num_players)
+    """Play ``rounds`` random rounds through ``make_env()`` (by default the wrapped ``env()``
+    of the registered ``game``), observations and masks included."""
+    env = (make_env or game_spec(game).env.env)(num_players=num_players)
     uniforms = _random_choices(seed + 1)
     k = decisions = 0
     start, cpu_start = time.perf_counter(), time.process_time()
@@ -175,12 +98,12 @@ def bench_vector(
     steps: int,
     observations: bool,
     seed: int = 0,
-    make_engine: Callable[..., Any] = VectorBoon,
+    game: str | None = None,
 ) -> Throughput:
-    """``steps`` steps of random legal play on ``tables`` tables of ``make_engine`` (by default
-    ``VectorBoon``; ``VectorBon`` has the same interface), after enough warm-up steps for the
-    tables' rounds to drift apart."""
-    venv = make_engine(tables, num_players, seed=seed, observations=observations)
+    """``steps`` steps of random legal play on ``tables`` tables of the registered ``game``'s
+    batch engine, after enough warm-up steps for the tables' rounds to drift apart."""
+    engine = game_spec(game).env.vector_engine()
+    venv = engine(tables, num_players, seed=seed, observations=observations)
     rng = np.random.default_rng(seed + 1)
     venv.reset()
     for _ in range(100):
@@ -209,29 +132,28 @@ def machine() -> str:
 ENGINES = ("scalar", "env()", "vector+obs", "vector")
 
 
-_SCALAR = {"boon": bench_engine, "bon": bench_bon_engine, "boyn": bench_boyn_engine}
-_NAMES = {"bon": "B.O.N", "boyn": "BOYN"}
-
-
 def measure_once(engine: str, n: int, args: argparse.Namespace, seed: int) -> Throughput:
     """One run of ``engine`` at ``n`` players of ``args.game``."""
     if engine == "scalar":
-        scalar = _SCALAR[args.game]
-        return scalar(n, args.rounds, seed)
+        return bench_engine(game_spec(args.game), n, args.rounds, seed)
     if engine == "env()":
         return bench_env(n, args.env_rounds, seed, args.game)
     observations = engine == "vector+obs"
     steps = args.obs_steps if observations else args.steps
-    return bench_vector(n, args.tables, steps, observations, seed)
+    return bench_vector(n, args.tables, steps, observations, seed, args.game)
 
 
 def measure(args: argparse.Namespace) -> list[dict[str, object]]:
-    """The chosen engines at every player count, ``args.repeats`` interleaved runs each (the
-    vector engine only for Boon)."""
-    engines = [e for e in args.engines if args.game == "boon" or not e.startswith("vector")]
+    """The chosen engines at every player count, ``args.repeats`` interleaved runs each.
+
+    Raises:
+        ValueError: a player count the game does not allow.
+    """
+    game = game_spec(args.game)
+    engines = list(args.engines)
     results = []
-    counts = BOYN_PLAYER_COUNTS if args.game == "boyn" else PLAYER_COUNTS
-    for n in args.players or counts:
+    for n in args.players or game.player_counts:
+        game.check_players(n)
         runs: dict[str, list[Throughput]] = {name: [] for name in engines}
         for repeat in range(args.repeats):
             for name in engines:
@@ -273,11 +195,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         nargs="+",
         choices=ENGINES,
         default=list(ENGINES),
-        help="engines to measure (the vector ones for Boon only)",
+        help="engines to measure",
     )
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.add_argument(
-        "--game", choices=("boon", "bon", "boyn"), default="boon", help="the game (default boon)"
+        "--game",
+        choices=game_names(),
+        default=game_names()[0],
+        help="the game (default %(default)s)",
     )
 
 
@@ -298,8 +223,8 @@ def run(args: argparse.Namespace) -> None:
         print(json.dumps(report, indent=2))
         return
     print(
-        (f"B = {args.tables} tables, " if args.game == "boon" else f"{_NAMES[args.game]}, ")
-        + f"one core, median of {args.repeats} runs; "
+        f"{game_spec(args.game).title}, B = {args.tables} tables, "
+        f"one core, median of {args.repeats} runs; "
         f"{machine()}, Python {platform.python_version()}, "
         f"numpy {np.__version__}"
     )

@@ -1,5 +1,6 @@
-"""The tournament (``boon tournament``): every agent against every other in duplicate, and one
-rating per agent on a common scale of Victory Cards per round.
+"""The tournament (``boon tournament [--game G]``): every agent against every other in duplicate,
+and one rating per agent on a common scale of the game's unit per round (Boon's Victory Cards,
+B.O.N's points, BOYN's margin; Victory Cards below).
 
 **A pair's match.** Agents ``a`` and ``b`` meet in two arena line-ups on the same deals: ``a``
 alone against ``n - 1`` copies of ``b``, and ``b`` alone against ``n - 1`` copies of ``a``, each
@@ -41,9 +42,10 @@ from typing import Any
 
 import numpy as np
 
-from agents.eval.arena import arena_rounds, boon_records, mean_and_half_width
+from agents.eval.arena import arena_rounds
+from agents.games import game_spec
+from agents.games.base import mean_and_half_width
 from agents.specs import make_agent
-from boon_env.games.boon.rules import PLAYER_COUNTS
 
 
 @dataclass(frozen=True)
@@ -74,10 +76,14 @@ class TournamentReport:
     deals: int
     agents: list[Rating]
     pairs: list[PairResult]
+    game: str = "boon"
+    unit: str = "Victory Cards"
 
     def to_json(self) -> dict[str, Any]:
         """The ``--json`` object (see ``docs/cli.md``)."""
         return {
+            "game": self.game,
+            "unit": self.unit,
             "num_players": self.num_players,
             "deals": self.deals,
             "agents": [
@@ -93,7 +99,8 @@ class TournamentReport:
         width = max(len(name) for name in ["agent", *(r.agent for r in self.agents)])
         lines = [
             f"{self.num_players} players, {self.deals} deals per line-up, every pair in both "
-            f"1-vs-{self.num_players - 1} line-ups x {self.num_players} rotations",
+            f"1-vs-{self.num_players - 1} line-ups x {self.num_players} rotations; "
+            f"ratings in {self.unit} per round",
             f"rank  {'agent':<{width}}  {'rating':>7}  {'95% CI':>17}",
         ]
         lines.extend(
@@ -119,28 +126,33 @@ def run_tournament(
     seed: int = 0,
     workers: int = 1,
     progress: bool = False,
+    game: str | None = None,
 ) -> TournamentReport:
     """Play every pair of ``specs`` in duplicate at ``num_players`` seats on deals ``0 ..
-    deals - 1`` of the run seeded ``seed`` and fit the ratings (see the module docstring).
+    deals - 1`` of the run of ``game`` (``None``: the default game) seeded ``seed`` and fit
+    the ratings (see the module docstring).
 
     Raises:
-        ValueError: fewer than 2 specs or a spec given twice, a bad table size, deal or worker
+        ValueError: an unknown game, fewer than 2 specs or a spec given twice, a bad table
+            size, deal or worker
             count, or a spec that does not build at that table size (e.g. a model made for
             another), all before any round is played.
     """
     specs = list(specs)
     if len(specs) < 2 or len(set(specs)) != len(specs):
         raise ValueError(f"a tournament needs 2 or more distinct agent specs, got {specs}")
-    if num_players not in PLAYER_COUNTS:
-        raise ValueError(f"num_players must be one of {PLAYER_COUNTS}, got {num_players}")
+    spec_of_game = game_spec(game)
+    spec_of_game.check_players(num_players)
     if deals < 1 or workers < 1:
         raise ValueError(f"deals and workers must be >= 1, got {deals} and {workers}")
     for spec in specs:
-        make_agent(spec, num_players=num_players)
+        make_agent(spec, num_players=num_players, game=spec_of_game.name)
     pairs = list(itertools.combinations(range(len(specs)), 2))
     margins = np.stack(
         [
-            pair_margins(specs[i], specs[j], num_players, deals, seed, workers, progress)
+            pair_margins(
+                specs[i], specs[j], num_players, deals, seed, workers, progress, spec_of_game.name
+            )
             for i, j in pairs
         ]
     )
@@ -158,6 +170,8 @@ def run_tournament(
         deals=deals,
         agents=[Rating(specs[a], *_mean_and_ci(ratings[a])) for a in order],
         pairs=[PairResult(specs[a], specs[b], *_mean_and_ci(row)) for a, b, row in oriented],
+        game=spec_of_game.name,
+        unit=spec_of_game.unit,
     )
 
 
@@ -169,9 +183,12 @@ def pair_margins(
     seed: int = 0,
     workers: int = 1,
     progress: bool = False,
+    game: str | None = None,
 ) -> np.ndarray:
-    """The duplicate margin of ``a`` over ``b`` on each deal: half the lone ``a``'s mean Victory
-    Cards per round against ``n - 1`` ``b`` minus the lone ``b``'s against ``n - 1`` ``a``."""
+    """The duplicate margin of ``a`` over ``b`` on each deal of ``game``: half the lone ``a``'s
+    mean value per round against ``n - 1`` ``b`` minus the lone ``b``'s against ``n - 1``
+    ``a``."""
+    records = game_spec(game).arena.records
     lone = []
     for alone, others in ((a, b), (b, a)):
         lineup = [alone] + [others] * (num_players - 1)
@@ -179,8 +196,8 @@ def pair_margins(
             print(f"{alone} alone against {num_players - 1} {others}", file=sys.stderr)
         lone.append(
             [
-                np.mean([r.value for one in rounds for r in boon_records(one) if r.slot == 0])
-                for rounds in arena_rounds(lineup, deals, seed, workers, progress)
+                np.mean([r.value for one in rounds for r in records(one) if r.slot == 0])
+                for rounds in arena_rounds(lineup, deals, seed, workers, progress, game)
             ]
         )
     return (np.asarray(lone[0]) - np.asarray(lone[1])) / 2
@@ -243,7 +260,7 @@ def plot_report(report: TournamentReport, path: str | Path) -> None:
     board.set(
         yticks=rows,
         yticklabels=names,
-        xlabel="rating (Victory Cards per round, 95% CI)",
+        xlabel=f"rating ({report.unit} per round, 95% CI)",
         title=f"{report.num_players} players, {report.deals} deals",
     )
     board.invert_yaxis()

@@ -1,1 +1,86 @@
-"""The game registry (filled in below)."""
+"""The game registry: one :class:`~agents.games.base.GameSpec` per game, looked up by name.
+
+Every command, the arena, the tournament, training, the bench and the web table ask
+:func:`game_spec` what a game is; none of them names a game. A game is a package of the
+library (:mod:`boon_env.games`) and a package here (its heuristic, views, arena records,
+terminal and spec), and one :func:`register` call: ``docs/architecture.md`` says how to add one.
+
+>>> from agents.games import game_names, game_spec
+>>> game_names()
+('boon', 'bon', 'boyn')
+>>> game_spec("boyn").player_counts, game_spec("boyn").unit
+((2, 3, 4, 5, 6), 'margin')
+
+"""
+
+from __future__ import annotations
+
+from agents.games.base import GameSpec
+from boon_env.games import register_env
+
+GAMES: dict[str, GameSpec] = {}
+"""The registered games by name, in the order they were registered (the first is the default)."""
+
+
+def register(spec: GameSpec) -> None:
+    """Add a game (and its library part, :func:`boon_env.games.register_env`) to the registry.
+
+    Raises:
+        ValueError: another game of that name is registered.
+    """
+    if GAMES.get(spec.name, spec) != spec:
+        raise ValueError(f"a different game named {spec.name!r} is registered already")
+    register_env(spec.env)
+    GAMES[spec.name] = spec
+
+
+def unregister(name: str) -> None:
+    """Remove a game from the registry (a test's own game, when the test is over)."""
+    GAMES.pop(name, None)
+
+
+def game_names() -> tuple[str, ...]:
+    """The registered games' names, the default first."""
+    return tuple(GAMES)
+
+
+def game_spec(name: str | None = None) -> GameSpec:
+    """The registered game ``name`` (``None``: the default game, the first registered).
+
+    Raises:
+        ValueError: no game of that name (listing the known ones).
+    """
+    if name is None:
+        return next(iter(GAMES.values()))
+    if name not in GAMES:
+        raise ValueError(f"unknown game {name!r}; known games: {', '.join(GAMES)}")
+    return GAMES[name]
+
+
+def game_with(name: str | None, feature: str, doing: str) -> GameSpec:
+    """The registered game ``name`` when its spec has ``feature`` (an attribute that is not
+    ``None``), for a command that is ``doing`` something only such games allow.
+
+    Raises:
+        ValueError: an unknown game, or one without ``feature`` (naming the games with it).
+    """
+    spec = game_spec(name)
+    if getattr(spec, feature) is None:
+        having = [other for other, s in GAMES.items() if getattr(s, feature) is not None]
+        raise ValueError(
+            f"{doing} is available for {', '.join(having) or 'no game'}, not {spec.name}"
+        )
+    return spec
+
+
+def _register_the_games() -> None:
+    # The games' packages import agents.games.base, never this module, so they load here.
+    from agents.games.bon.spec import BON
+    from agents.games.boon.spec import BOON
+    from agents.games.boyn.spec import BOYN
+
+    for spec in (BOON, BON, BOYN):
+        register(spec)
+
+
+_register_the_games()

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Protocol, runtime_checkable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, fields
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -52,3 +53,65 @@ class BatchAgent(Agent, Protocol):
     ) -> np.ndarray:
         """One legal action per row of ``masks`` (k, 34) int8; returns (k,) integers."""
         ...
+
+
+def legal_bits(action_mask: np.ndarray) -> int:
+    """The legal actions of an int8 action mask as a bitmask (bit ``a`` = action ``a``)."""
+    packed = np.packbits(np.asarray(action_mask) != 0, bitorder="little")
+    return int.from_bytes(packed.tobytes(), "little")
+
+
+# ------------------------------------------------------------------------------------ players
+@dataclass(frozen=True)
+class PlayerRequest:
+    """What a :data:`PlayerBuilder` is asked to build: the spec ``kind:arg`` for a table of
+    ``num_players`` of ``game``; ``make`` builds another spec of the same game and table (for
+    players that wrap one, like ``cautious:K:SPEC``)."""
+
+    spec: str
+    kind: str
+    arg: str
+    seed: int | None
+    num_players: int
+    game: Any  # the agents.games.base.GameSpec of the game
+    make: Callable[[str], Agent]
+
+    def no_arg(self) -> None:
+        """Refuse parameters for a kind that takes none.
+
+        Raises:
+            ValueError: naming the spec.
+        """
+        if self.arg:
+            raise ValueError(f"agent spec {self.spec!r}: {self.kind!r} takes no parameters")
+
+    def params(self, cls: type) -> Any:
+        """``cls`` (a dataclass) built from ``arg`` = ``"a=1,b=2.5"``, typed like its fields.
+
+        Raises:
+            ValueError: a malformed item or an unknown name (listing ``cls``'s fields), or a
+                value of the wrong type.
+        """
+        types = {f.name: f.type for f in fields(cls)}
+        params: dict[str, Any] = {}
+        for item in filter(None, (part.strip() for part in self.arg.split(","))):
+            name, sep, text = item.partition("=")
+            name = name.strip()
+            if not sep or name not in types:
+                raise ValueError(
+                    f"agent spec {self.spec!r}: expected name=value with a name among "
+                    f"{tuple(types)}, got {item!r}"
+                )
+            kind = getattr(types[name], "__name__", types[name])
+            convert = {"int": int, "str": str}.get(kind, float)
+            try:
+                params[name] = convert(text)
+            except ValueError:
+                raise ValueError(
+                    f"agent spec {self.spec!r}: {name} must be {convert.__name__}, got {text!r}"
+                ) from None
+        return cls(**params)
+
+
+PlayerBuilder = Callable[[PlayerRequest], Agent]
+"""Builds the player a spec's kind names (e.g. ``heuristic`` from ``heuristic:x=1``)."""

@@ -31,13 +31,8 @@ from typing import Any
 
 import numpy as np
 
-from boon_env.core.pieces import Piece, action_mask
-from boon_env.games.bon.encoding import PIECES as BON_PIECES
-from boon_env.games.bon.rules import NUM_ACTIONS as BON_ACTIONS
-from boon_env.games.boon.encoding import PIECES
-from boon_env.games.boon.rules import NUM_ACTIONS
-from boon_env.games.boyn.encoding import LAYOUT as BOYN_LAYOUT
-from boon_env.games.boyn.rules import NUM_ACTIONS as BOYN_ACTIONS
+from boon_env.core.pieces import action_mask
+from boon_env.games import env_spec
 
 FORMAT = "boon-env-policy"
 VERSION = 1
@@ -50,12 +45,8 @@ TIE_MARGIN = 1e-3
 SAMPLE_MARGIN = 1e-4
 
 
-# Each game's observation pieces and action count: what a model file must match.
-_GAMES: dict[str, tuple[tuple[Piece, ...], int]] = {
-    "boon": (tuple(PIECES), NUM_ACTIONS),
-    "bon": (tuple(BON_PIECES), BON_ACTIONS),
-    "boyn": (BOYN_LAYOUT.pieces, BOYN_ACTIONS),
-}
+# Files written before the format named its game hold players of the first game, Boon.
+_FIRST_GAME = "boon"
 
 
 class ModelFileError(ValueError):
@@ -63,22 +54,18 @@ class ModelFileError(ValueError):
     (the message names the path and what is wrong)."""
 
 
-def _game(game: str) -> tuple[tuple[Piece, ...], int]:
-    if game not in _GAMES:
-        raise ValueError(f"unknown game {game!r}; known games: {tuple(_GAMES)}")
-    return _GAMES[game]
-
-
-def observation_fingerprint(game: str = "boon") -> str:
-    """A short hash of ``game``'s observation layout (piece names and shapes, in order): a
-    model trained on another layout reads the vector wrongly, so loading compares it."""
-    layout = ";".join(f"{p.name}:{'x'.join(map(str, p.shape))}" for p in _game(game)[0])
+def observation_fingerprint(game: str | None = None) -> str:
+    """A short hash of ``game``'s observation layout (piece names and shapes, in order; ``None``:
+    the default game): a model trained on another layout reads the vector wrongly, so loading
+    compares it."""
+    pieces = env_spec(game).layout.pieces
+    layout = ";".join(f"{p.name}:{'x'.join(map(str, p.shape))}" for p in pieces)
     return hashlib.sha256(layout.encode()).hexdigest()[:16]
 
 
-def observation_signature(game: str = "boon") -> dict[str, Any]:
+def observation_signature(game: str | None = None) -> dict[str, Any]:
     """``{"size": ..., "fingerprint": ...}`` of ``game``'s observation, as model files store it."""
-    size = sum(piece.size for piece in _game(game)[0])
+    size = sum(piece.size for piece in env_spec(game).layout.pieces)
     return {"size": size, "fingerprint": observation_fingerprint(game)}
 
 
@@ -335,20 +322,21 @@ def save_policy(
     policy: NumpyPolicy,
     num_players: int,
     provenance: dict[str, Any] | None = None,
-    game: str = "boon",
+    game: str | None = None,
 ) -> Path:
-    """Write ``policy``, a player of ``game``, as ``NAME.npz`` + ``NAME.json`` (see the module
-    docstring); returns the ``.npz`` path."""
+    """Write ``policy``, a player of ``game`` (``None``: the default game), as ``NAME.npz`` +
+    ``NAME.json`` (see the module docstring); returns the ``.npz`` path."""
+    spec = env_spec(game)
     weights_path, meta_path = model_paths(path)
     weights_path.parent.mkdir(parents=True, exist_ok=True)
     np.savez(weights_path, **policy.arrays())
     metadata = {
         "format": FORMAT,
         "version": VERSION,
-        "game": game,
+        "game": spec.name,
         "num_players": num_players,
-        "observation": observation_signature(game),
-        "num_actions": _game(game)[1],
+        "observation": observation_signature(spec.name),
+        "num_actions": spec.num_actions,
         "activation": policy.activation,
         "layers": policy.layers,
         "provenance": provenance or {},
@@ -358,10 +346,10 @@ def save_policy(
 
 
 def load_policy(
-    path: str | Path, num_players: int | None = None, game: str = "boon"
+    path: str | Path, num_players: int | None = None, game: str | None = None
 ) -> tuple[NumpyPolicy, dict]:
-    """Read a model of ``game`` written by :func:`save_policy`; returns the policy and its
-    metadata.
+    """Read a model of ``game`` (``None``: the default game) written by :func:`save_policy`;
+    returns the policy and its metadata.
 
     Raises:
         ModelFileError: a missing or unreadable file, a format or version this code does not
@@ -377,7 +365,7 @@ def load_policy(
         metadata = json.loads(meta_path.read_text())
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
         raise ModelFileError(f"{meta_path} is not model metadata (JSON): {error}") from None
-    _check_metadata(meta_path, metadata, num_players, game)
+    _check_metadata(meta_path, metadata, num_players, env_spec(game).name)
     try:
         with np.load(weights_path, allow_pickle=False) as stored:
             arrays = {name: stored[name] for name in stored.files}
@@ -402,7 +390,7 @@ def _check_metadata(path: Path, metadata: Any, num_players: int | None, game: st
         metadata.get("layers"), list
     ):
         raise ModelFileError(f"{path} lacks a valid 'activation' or 'layers' entry")
-    made_for_game = metadata.get("game", "boon")
+    made_for_game = metadata.get("game", _FIRST_GAME)
     if made_for_game != game:
         raise ModelFileError(f"{path} is a {made_for_game} model, but the game is {game}")
     expected = observation_signature(game)

@@ -17,19 +17,21 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.games.boon.view import legal_bits
+from agents.players.base import legal_bits
 from agents.players.policy import ModelFileError, NumpyPolicy, load_policy, observation_signature
+from boon_env.games import env_spec
 
 MODELS_DIR = Path(__file__).parents[1] / "models"
 
 
-def default_model(num_players: int, game: str = "boon") -> Path:
-    """The shipped model of ``game`` for a table size, the one the bare ``ppo`` spec plays:
-    ``agents/models/<game>_ppo_<n>p.npz``.
+def default_model(num_players: int, game: str | None = None) -> Path:
+    """The shipped model of ``game`` (``None``: the default game) for a table size, the one the
+    bare ``ppo`` spec plays: ``agents/models/<game>_ppo_<n>p.npz``.
 
     Raises:
         ModelFileError: no model ships for that game and table size (naming the path).
     """
+    game = env_spec(game).name
     path = MODELS_DIR / f"{game}_ppo_{num_players}p.npz"
     if not path.is_file():
         shipped = sorted(p.name for p in MODELS_DIR.glob(f"{game}_ppo_*p.npz")) or ["none"]
@@ -53,9 +55,9 @@ class PPOAgent:
         path: str | Path,
         name: str | None = None,
         num_players: int | None = None,
-        game: str = "boon",
+        game: str | None = None,
     ) -> None:
-        path = Path(path)
+        path, game = Path(path), env_spec(game).name
         stat = path.stat() if path.is_file() else None
         key = (str(path.resolve()), stat.st_mtime_ns if stat else 0, stat.st_size if stat else 0)
         self.policy = (

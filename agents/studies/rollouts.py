@@ -29,7 +29,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from agents.eval.arena import deal_options, play_round
+from agents.eval.arena import play_round
+from agents.games.boon.arena import deal_options
 from agents.games.boon.heuristic import HeuristicAgent, choose
 from agents.games.boon.search import play_out
 from agents.games.boon.view import View

@@ -1,4 +1,126 @@
-"""One package per game, each with the same modules: ``rules/`` (pure: standard library and
-numpy), ``encoding`` (observations), ``config`` (the env's frozen config), ``env`` (the
-PettingZoo ``raw_env``/``env``), ``render`` (text) and, where it has one, ``vector`` (the batch
-engine)."""
+"""The games of the library, one package each, and their registry.
+
+Every game package has the same modules: ``rules/`` (pure: standard library and numpy),
+``encoding`` (the observation, ``LAYOUT``), ``config`` (the env's frozen config), ``env`` (the
+PettingZoo ``raw_env``/``env``), ``render`` (text) and ``vector`` (the batch engine). An
+:class:`EnvSpec` names a game's package; :data:`ENVS` holds one per game, looked up by name with
+:func:`env_spec`, and :func:`register_env` adds one. Nothing here imports a game: a spec loads
+its modules when asked, so the registry costs nothing to import and every game's rules import
+with numpy alone.
+
+>>> from boon_env.games import env_spec
+>>> spec = env_spec("bon")
+>>> spec.title, spec.player_counts, spec.num_actions
+('B.O.N', (3, 4, 5), 34)
+>>> spec.vector_engine().__name__
+'VectorBon'
+
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from functools import cached_property
+from types import ModuleType
+from typing import Any
+
+
+def load(reference: str) -> Any:
+    """The object a ``"package.module:attribute"`` reference names (the module imported)."""
+    module, _, attribute = reference.partition(":")
+    loaded = importlib.import_module(module)
+    return getattr(loaded, attribute) if attribute else loaded
+
+
+@dataclass(frozen=True)
+class EnvSpec:
+    """One game of the library: where its package is and what its engines are called.
+
+    Attributes:
+        name: the game's short name (``"boon"``), as ``--game``, agent specs and model files
+            say it; the PettingZoo id is ``boon/<name>-v0``.
+        title: the name people read (``"B.O.N"``).
+        package: the game's package (``"boon_env.games.bon"``), with the modules the
+            :mod:`boon_env.games` docstring lists.
+        vector: the batch engine's class in the package's ``vector`` module.
+        version: the environment's version (the ``_v0`` of ``bon_v0``).
+    """
+
+    name: str
+    title: str
+    package: str
+    vector: str
+    version: int = 0
+
+    @property
+    def pettingzoo_id(self) -> str:
+        """The id of ``pettingzoo.make("aec", id)``."""
+        return f"boon/{self.name}-v{self.version}"
+
+    def module(self, name: str) -> ModuleType:
+        """The package's module ``name`` (``"env"``, ``"rules"``, ``"encoding"``, ...)."""
+        return importlib.import_module(f"{self.package}.{name}")
+
+    def raw_env(self, **config: Any) -> Any:
+        """The unwrapped AEC env (``<game>_v0.raw_env(**config)``)."""
+        return self.module("env").raw_env(**config)
+
+    def env(self, **config: Any) -> Any:
+        """The wrapped AEC env (``<game>_v0.env(**config)``)."""
+        return self.module("env").env(**config)
+
+    @cached_property
+    def player_counts(self) -> tuple[int, ...]:
+        """The table sizes the rules allow."""
+        return tuple(self.module("rules").PLAYER_COUNTS)
+
+    @cached_property
+    def num_actions(self) -> int:
+        """The number of action ids (the size of the action mask)."""
+        return int(self.module("env").raw_env.num_actions)
+
+    @cached_property
+    def layout(self) -> Any:
+        """The observation's :class:`~boon_env.core.pieces.Layout` (its named pieces)."""
+        return self.module("encoding").LAYOUT
+
+    def vector_engine(self) -> type:
+        """The batch engine's class (``VectorBoon``, ...), constructed as
+        ``Engine(num_tables, num_players, seed=..., observations=...)``."""
+        return getattr(self.module("vector"), self.vector)
+
+
+ENVS: dict[str, EnvSpec] = {}
+
+
+def register_env(spec: EnvSpec) -> None:
+    """Add a game to :data:`ENVS` (again with the same spec: nothing changes).
+
+    Raises:
+        ValueError: another game of that name is registered.
+    """
+    if ENVS.get(spec.name, spec) != spec:
+        raise ValueError(f"a different game named {spec.name!r} is registered already")
+    ENVS[spec.name] = spec
+
+
+def env_spec(name: str | None = None) -> EnvSpec:
+    """The registered game ``name`` (``None``: the default game, the first registered).
+
+    Raises:
+        ValueError: no game of that name (listing the known ones).
+    """
+    if name is None:
+        return next(iter(ENVS.values()))
+    if name not in ENVS:
+        raise ValueError(f"unknown game {name!r}; known games: {', '.join(ENVS)}")
+    return ENVS[name]
+
+
+for _spec in (
+    EnvSpec("boon", "Boon", "boon_env.games.boon", "VectorBoon"),
+    EnvSpec("bon", "B.O.N", "boon_env.games.bon", "VectorBon"),
+    EnvSpec("boyn", "BOYN", "boon_env.games.boyn", "VectorBoyn"),
+):
+    register_env(_spec)

@@ -14,9 +14,9 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from agents.eval.arena import ArenaGame, PlayedRound, pooled, result_json
+from agents.games.base import ArenaGame, PlayedRound, pooled, result_json
 from boon_env import bon_v0
-from boon_env.games.bon.rules import Deal, GameConfig, random_tower
+from boon_env.games.bon.rules import PLAYER_COUNTS, Deal, GameConfig, random_tower
 
 
 class BonSeatRecord(NamedTuple):
@@ -99,4 +99,11 @@ def bon_summarize(
     ]
 
 
-BON = ArenaGame("bon", bon_v0.raw_env, bon_deal_options, bon_records, bon_summarize)
+BON = ArenaGame(
+    "bon",
+    bon_v0.raw_env,
+    bon_deal_options,
+    bon_records,
+    bon_summarize,
+    player_counts=PLAYER_COUNTS,
+)

@@ -26,7 +26,7 @@ from math import comb
 import numpy as np
 
 from agents.games.bon.view import BonView
-from agents.games.boon.view import legal_bits
+from agents.players.base import legal_bits
 from boon_env.games.bon.rules import (
     COLOUR_MASK,
     COLOUR_OF,

@@ -23,7 +23,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from agents.games.boon.view import View, legal_bits
+from agents.games.boon.view import View
+from agents.players.base import legal_bits
 from boon_env.games.boon.rules import (
     GOLD,
     GOLD_MASK,

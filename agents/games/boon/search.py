@@ -28,7 +28,8 @@ import numpy as np
 from agents.games.boon.heuristic import HeuristicParams, choose
 from agents.games.boon.history import PlayLog
 from agents.games.boon.inference import PlayerModel, dealt, policy_values, replay, resample
-from agents.games.boon.view import CONFIGS, View, legal_bits
+from agents.games.boon.view import CONFIGS, View
+from agents.players.base import legal_bits
 from agents.players.policy import NumpyPolicy
 from agents.players.trained import PPOAgent, default_model
 from boon_env.games.boon.rules import (

@@ -281,9 +281,3 @@ def _decode_batch(obs: np.ndarray, n: int) -> list[View]:
 
 def _index(one_hot: int) -> int:
     return one_hot.bit_length() - 1
-
-
-def legal_bits(action_mask: np.ndarray) -> int:
-    """The legal actions of an int8 action mask as a bitmask (bit ``a`` = action ``a``)."""
-    packed = np.packbits(np.asarray(action_mask) != 0, bitorder="little")
-    return int.from_bytes(packed.tobytes(), "little")

@@ -39,7 +39,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from agents.eval.arena import deal_options, mean_and_half_width, play_round
+from agents.eval.arena import mean_and_half_width, play_round
+from agents.games.boon.arena import deal_options
 from agents.games.boon.heuristic import HeuristicAgent, HeuristicParams
 from agents.games.boon.search import play_out
 from agents.specs import make_agent

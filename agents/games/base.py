@@ -1,0 +1,220 @@
+"""What every game's agents share: the :class:`GameSpec` a game registers, the arena's record
+of a played round and the statistics over deals.
+
+A :class:`GameSpec` is everything the commands, the arena, training, the bench and the web table
+need to know of a game; each game's package (:mod:`agents.games.boon`, ...) builds one and the
+registry (:mod:`agents.games`) holds them. Nothing here knows a game by name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from agents.players.base import Agent, PlayerBuilder
+from agents.players.trained import default_model
+from boon_env.games import EnvSpec
+
+_Z95 = 1.96
+
+
+class PlayedRound(NamedTuple):
+    """One round of a deal as played: enough to recompute its results or replay it."""
+
+    deal_index: int
+    rotation: int
+    slots: list[int]  # slots[seat]: the index in the spec list of the agent at that seat
+    options: dict[str, Any]  # the reset options that deal it: {"deal": ..., "dealer": ...}
+    actions: list[int]  # every action of the round, in order
+    # the env's info["round"]; batched Boon play without --save keeps only the keys the records
+    # need and the engine gives (all but payout, victory_cards and tricks)
+    info: dict[str, Any]
+    reset_seed: int | None = None  # BOYN: the seed of the env's reshuffles (None otherwise)
+
+    def to_json(self, specs: Sequence[str]) -> dict[str, Any]:
+        """The ``boon arena --save`` line of this round (see ``docs/cli.md``)."""
+        return {
+            "deal_index": self.deal_index,
+            "rotation": self.rotation,
+            **self.options,
+            "seats": [specs[slot] for slot in self.slots],
+            "actions": self.actions,
+            "round": self.info,
+        } | ({} if self.reset_seed is None else {"reset_seed": self.reset_seed})
+
+
+def result_json(result: Any) -> dict[str, Any]:
+    """A result entry as its ``--json`` object: the CI as a list, rates with nothing to rate 0."""
+    entry = asdict(result)
+    entry["ci95"] = list(entry["ci95"])
+    # The contract's rates are numbers: 0.0 when there was nothing to rate (e.g. an agent that
+    # never picked); the text table shows "-" instead.
+    return {key: 0.0 if value is None else value for key, value in entry.items()}
+
+
+@dataclass(frozen=True)
+class ArenaGame:
+    """How the arena deals, records and sums up one game (all functions module-level, so that
+    worker processes receive them by name).
+
+    Attributes:
+        name: the game's name for agent specs (``"boon"``, ``"bon"``, ``"boyn"``).
+        raw_env: builds the game's ``raw_env`` from ``num_players=n``.
+        deal_options: ``(num_players, seed, index)`` -> the reset options of deal ``index``
+            of a run seeded ``seed`` (the same deal in every rotation).
+        records: a :class:`PlayedRound` -> one record per seat, each with ``slot`` and
+            ``value`` (the round's value for that seat, in the game's unit).
+        summarize: ``(specs, per_deal records)`` -> one result entry per distinct spec.
+        player_counts: the table sizes the game allows.
+        reset_seed: ``(seed, index)`` -> the ``env.reset`` seed of deal ``index`` (the same in
+            every rotation, e.g. BOYN's reshuffles), or ``None``: reset with no seed.
+        play_batched: ``(agents, seed, first, stop, full)`` -> the rounds of deals ``first`` ..
+            ``stop - 1``, played on the game's batch engine when every agent is ``batched``
+            (the same rounds as the one-table way), or ``None``: always one table at a time.
+    """
+
+    name: str
+    raw_env: Callable[..., Any]
+    deal_options: Callable[[int, int, int], dict[str, Any]]
+    records: Callable[[PlayedRound], list[Any]]
+    summarize: Callable[[Sequence[str], Sequence[Sequence[Any]]], list[Any]]
+    player_counts: tuple[int, ...]
+    reset_seed: Callable[[int, int], int] | None = None
+    play_batched: Callable[..., list[list[PlayedRound]]] | None = None
+
+
+def agent_seed(seed: int, index: int, rotation: int, slot: int) -> int:
+    """The seed of the agent in ``slot`` for rotation ``rotation`` of deal ``index`` of a run
+    seeded ``seed``: the same whichever worker or batch plays it."""
+    return int(np.random.SeedSequence([seed, index, rotation, slot]).generate_state(1)[0])
+
+
+def pooled(
+    specs: Sequence[str], per_deal: Sequence[Sequence[Any]]
+) -> Iterator[tuple[str, float, float, list[Any]]]:
+    """Per distinct spec: the mean round value, the half-width of its 95% interval over deals
+    (see the module docstring) and the spec's records, seats with the same spec pooled."""
+    for spec in dict.fromkeys(specs):
+        slots = {k for k, s in enumerate(specs) if s == spec}
+        deal_means = []
+        mine: list[Any] = []
+        for records in per_deal:
+            own = [r for r in records if r.slot in slots]
+            deal_means.append(sum(r.value for r in own) / len(own))
+            mine.extend(own)
+        mean, half = mean_and_half_width(deal_means)
+        yield spec, mean, half, mine
+
+
+def mean_and_half_width(values: Sequence[float] | np.ndarray) -> tuple[float, float]:
+    """The mean of per-deal ``values`` and the half width of its 95% interval,
+    ``1.96 * sd / sqrt(N)`` (0 for one value)."""
+    x = np.asarray(values, dtype=float)
+    if len(x) < 2:
+        return float(x.mean()), 0.0
+    return float(x.mean()), float(_Z95 * x.std(ddof=1) / np.sqrt(len(x)))
+
+
+# --------------------------------------------------------------------------------------- game
+@dataclass(frozen=True)
+class GameSpec:
+    """One game, as every command, the arena, training, the bench and the web table see it.
+
+    Attributes:
+        env: the library's description of the game (package, engines, PettingZoo id).
+        arena: how the duplicate arena deals, records and sums up a round.
+        players: the agent kinds it offers (``random``, ``heuristic``, ``ppo``, ...), each a
+            :data:`PlayerBuilder`; the first is the default opponent of ``boon play``.
+        heuristic: builds its rule-based player (an opponent and imitation teacher).
+        terminal: builds its ``boon play`` view (:class:`~agents.games.terminal.TerminalGame`).
+        random_rounds: ``(num_players, rounds, rng, uniforms)`` -> decisions: random legal
+            play on its bare rules engine, which ``boon bench`` times.
+        unit: the arena's unit of a round's value, as tables print it (``"Victory Cards"``).
+        value_name: the short name of that value in logged keys (``eval/<value_name>_vs_...``).
+        value_of: the attribute of its arena result entries that holds the mean value.
+        default_players: the table size commands use when none is given.
+        reward_scale: a learner's reward is the round's value times this (BOYN's margins are
+            tens of points; PPO likes rewards near 1).
+        whole_games: ``max_rounds`` -> the :class:`ArenaGame` of whole games capped at that
+            many rounds, for the arena's game mode (``--episode game``), or ``None``.
+        bidding: a ``"module"`` reference to the advice on its bidding decision (``boon
+            advise``: the module's ``check_request`` and ``advise``), or ``None``: it has
+            none.
+        training: a ``"module:attribute"`` reference to its self-play recipe
+            (:class:`agents.training.recipe.Recipe`), loaded only by training.
+        web: a ``"module:attribute"`` reference to its browser table's session class, or
+            ``None``: not served in the browser yet.
+        rllib: whether ``train_rllib.py`` trains it.
+    """
+
+    env: EnvSpec
+    arena: ArenaGame
+    players: Mapping[str, PlayerBuilder]
+    heuristic: Callable[[], Agent]
+    terminal: Callable[[], Any]
+    random_rounds: Callable[[int, int, np.random.Generator, Sequence[float]], int]
+    unit: str
+    value_name: str
+    value_of: str
+    default_players: int = 4
+    reward_scale: float = 1.0
+    whole_games: Callable[[int], ArenaGame] | None = None
+    bidding: str | None = None
+    training: str | None = None
+    web: str | None = None
+    rllib: bool = False
+
+    @property
+    def name(self) -> str:
+        """The game's short name (``"boon"``)."""
+        return self.env.name
+
+    @property
+    def title(self) -> str:
+        """The game's name as people read it (``"B.O.N"``)."""
+        return self.env.title
+
+    @property
+    def player_counts(self) -> tuple[int, ...]:
+        """The table sizes it allows."""
+        return self.arena.player_counts
+
+    @property
+    def obs_size(self) -> int:
+        """The length of its observation vector."""
+        return int(self.env.layout.size)
+
+    @property
+    def num_actions(self) -> int:
+        """The number of its action ids."""
+        return self.env.num_actions
+
+    def model_file(self, num_players: int) -> Path:
+        """Its shipped model for a table size (``agents/models/<game>_ppo_<n>p.npz``).
+
+        Raises:
+            ModelFileError: none ships for that size (naming the path and what ships).
+        """
+        return default_model(num_players, self.name)
+
+    def check_players(self, num_players: int) -> None:
+        """Refuse a table size the game does not allow.
+
+        Raises:
+            ValueError: naming the game and the sizes it allows.
+        """
+        if num_players not in self.player_counts:
+            counts = self.player_counts
+            raise ValueError(
+                f"a {self.title} table has {counts[0]}-{counts[-1]} players, got {num_players}"
+            )
+
+    def seat_records(self, round_info: dict[str, Any], num_players: int) -> list[Any]:
+        """The arena's record of every seat of a round from its ``info["round"]``; each has the
+        seat's round ``value`` in the arena's unit."""
+        played = PlayedRound(0, 0, list(range(num_players)), {}, [], round_info)
+        return self.arena.records(played)

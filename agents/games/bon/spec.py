@@ -1,0 +1,32 @@
+"""B.O.N's entry in the game registry (:mod:`agents.games`)."""
+
+from __future__ import annotations
+
+from agents.games.base import GameSpec
+from agents.games.bon import bench
+from agents.games.bon.arena import BON as BON_ARENA
+from agents.games.bon.heuristic import BonHeuristicAgent, BonHeuristicParams
+from agents.games.bon.terminal import BonTerminal
+from agents.players.base import Agent, PlayerRequest
+from agents.players.builders import ppo_player, random_player
+from boon_env.games import env_spec
+
+
+def heuristic_player(request: PlayerRequest) -> Agent:
+    """``heuristic[:name=value,...]``: :class:`BonHeuristicAgent` with named parameters."""
+    return BonHeuristicAgent(request.params(BonHeuristicParams), name=request.spec)
+
+
+BON = GameSpec(
+    env=env_spec("bon"),
+    arena=BON_ARENA,
+    players={"random": random_player, "heuristic": heuristic_player, "ppo": ppo_player},
+    heuristic=BonHeuristicAgent,
+    terminal=BonTerminal,
+    random_rounds=bench.random_rounds,
+    # Points a round: 1 for the exact trick goal, 2 for no trick.
+    unit="points",
+    value_name="points",
+    value_of="mean_points",
+    training="agents.training.recipes:BON",
+)

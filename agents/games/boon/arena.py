@@ -1,0 +1,271 @@
+"""Boon in the duplicate-deal arena (:mod:`agents.eval.arena`): deals, seat records, results
+and the batched play on the vector engine.
+
+A round is measured by its value under the rules (:func:`boon_env.games.boon.rules.round_value`,
+``info["round"]["value"]``): what the picker wins or pays with no cap from what players hold,
+since every round of the arena is a fresh start; the environment's ``payout`` (capped by
+holdings) is what a whole game pays. Deal ``d`` of a run seeded ``seed`` is drawn from
+``(seed, d)`` and dealt by seat ``d % n``.
+
+**Batched play.** When every agent can act at many tables at once (``batched``: ``random``,
+``ppo``, ``heuristic``, an in-memory policy; see :class:`agents.players.base.BatchAgent`), the
+deals are played on the vector engine (:class:`boon_env.games.boon.vector.VectorBoon`) instead,
+every (deal, rotation) one table, each agent choosing for all the tables where it is to act in
+one call. The deals, dealers and per-round agent seeds are the same, and so are the results,
+round by round (the tests check it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from agents.games.base import ArenaGame, PlayedRound, agent_seed, pooled, result_json
+from boon_env import boon_v0
+from boon_env.games.boon.rules import (
+    PLAYER_COUNTS,
+    Deal,
+    GameConfig,
+    cards_of,
+    picker_won,
+    replay,
+    settle,
+)
+from boon_env.games.boon.vector import VectorBoon
+
+
+class SeatRecord(NamedTuple):
+    """One agent's part in one round."""
+
+    slot: int  # index of the agent in the arena's spec list
+    value: int  # Victory Cards won (negative: paid), uncapped: the round's value
+    points: int  # points taken (with the discards, for the picker)
+    picked: bool
+    leaster: bool
+    leaster_won: bool
+
+
+def boon_records(played: PlayedRound) -> list[SeatRecord]:
+    """One Boon :class:`SeatRecord` per seat of a played round."""
+    info = played.info
+    return [
+        SeatRecord(
+            slot=slot,
+            value=info["value"][seat],
+            points=info["points"][seat],
+            picked=info["picker"] == seat,
+            leaster=info["leaster"],
+            leaster_won=info["leaster_winner"] == seat,
+        )
+        for seat, slot in enumerate(played.slots)
+    ]
+
+
+@dataclass(frozen=True)
+class AgentResult:
+    """The arena's figures for one agent spec (the JSON ``results`` entries)."""
+
+    agent: str
+    mean_victory_cards: float
+    ci95: tuple[float, float]
+    mean_points: float
+    pick_rate: float
+    picker_success_rate: float | None  # None when the agent never picked
+    leaster_rate: float
+    leaster_win_rate: float | None  # None when it never played a Leaster
+
+    @staticmethod
+    def header() -> str:
+        """The column titles of :meth:`cells`."""
+        return (
+            f"{'VC/round':>9} {'95% CI':>17} {'points':>7} {'pick':>6} {'pick ok':>8} "
+            f"{'leaster':>8} {'l. win':>7}"
+        )
+
+    def cells(self) -> str:
+        """The figures as one row of the arena table."""
+        return (
+            f"{self.mean_victory_cards:>+9.3f} "
+            f"{f'[{self.ci95[0]:+.3f}, {self.ci95[1]:+.3f}]':>17} {self.mean_points:>7.1f} "
+            f"{self.pick_rate:>6.1%} {_percent(self.picker_success_rate):>8} "
+            f"{self.leaster_rate:>8.1%} {_percent(self.leaster_win_rate):>7}"
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``--json`` entry (see ``docs/cli.md``)."""
+        return result_json(self)
+
+
+def summarize(specs: Sequence[str], per_deal: Sequence[Sequence[SeatRecord]]) -> list[AgentResult]:
+    """Boon's result entries: pool the records of each distinct spec."""
+    results = []
+    for spec, mean, half, mine in pooled(specs, per_deal):
+        picks = [r for r in mine if r.picked]
+        leasters = [r for r in mine if r.leaster]
+        results.append(
+            AgentResult(
+                agent=spec,
+                mean_victory_cards=mean,
+                ci95=(mean - half, mean + half),
+                mean_points=sum(r.points for r in mine) / len(mine),
+                pick_rate=len(picks) / len(mine),
+                picker_success_rate=_rate(sum(picker_won(r.points) for r in picks), len(picks)),
+                leaster_rate=len(leasters) / len(mine),
+                leaster_win_rate=_rate(sum(r.leaster_won for r in leasters), len(leasters)),
+            )
+        )
+    return results
+
+
+def _rate(count: int, total: int) -> float | None:
+    return count / total if total else None
+
+
+def _percent(rate: float | None) -> str:
+    return "-" if rate is None else f"{rate:.1%}"
+
+
+def make_deal(config: GameConfig, seed: int, index: int) -> Deal:
+    """Deal number ``index`` of an arena run seeded with ``seed``."""
+    return Deal.random(config, np.random.default_rng([seed, index]))
+
+
+def boon_deal_options(num_players: int, seed: int, index: int) -> dict[str, Any]:
+    """The ``boon_v0`` reset options of deal ``index`` of a run seeded ``seed``: the deal of
+    :func:`make_deal`, the deal passing round the table from one deal to the next."""
+    deal = make_deal(GameConfig(num_players=num_players), seed, index)
+    return deal_options(deal, index % num_players)
+
+
+def deal_options(deal: Deal, dealer: int) -> dict[str, Any]:
+    """The ``boon_v0`` reset options that replay ``deal`` with ``dealer`` dealing."""
+    hands = [list(cards_of(hand)) for hand in deal.hands]
+    return {"deal": {"hands": hands, "boon": list(cards_of(deal.boon))}, "dealer": dealer}
+
+
+def play_deals_batched(
+    agents: Sequence[Any], seed: int, first: int, stop: int, full: bool = False
+) -> list[list[PlayedRound]]:
+    """:func:`play_deals` on the vector engine, for agents that are all ``batched``: every
+    (deal, rotation) is a table, and at each step every agent acts at once at all the tables
+    where one of its seats is to act. Same rounds, same results; ``full`` builds the whole
+    ``info["round"]`` (replaying each round on the rules engine), else only the engine's keys.
+
+    An agent object may sit in several slots (one call for all of them): its rounds are told
+    apart as rows ``table * n + slot`` of :meth:`~agents.players.base.BatchAgent.reset_batch`.
+    """
+    n = len(agents)
+    config = GameConfig(num_players=n)
+    options = [deal_options(make_deal(config, seed, d), d % n) for d in range(first, stop)]
+    tables = len(options) * n
+    rotation = np.tile(np.arange(n), len(options))  # table t plays deal first + t // n
+    venv = VectorBoon(tables, n, observations=False)
+    venv.reset(deals=[{**o["deal"], "dealer": o["dealer"]} for o in options for _ in range(n)])
+    unique = {id(agent): agent for agent in agents}
+    # sits[key][slot]: whether agent ``key`` sits in that slot
+    sits = {key: np.array([a is agent for a in agents]) for key, agent in unique.items()}
+    seeds = _RoundSeeds(seed, first, n, tables)
+    for agent in unique.values():
+        agent.reset_batch(seeds)
+    mask, seat = venv.action_masks(), venv.seat
+    playing = np.ones(tables, dtype=bool)
+    ended_at = np.zeros(tables, dtype=np.int64)
+    history: list[np.ndarray] = []
+    records: dict[str, np.ndarray] = {}
+    while playing.any():
+        # Finished tables have been dealt a next round; they play on with filler moves.
+        actions = np.argmax(mask != 0, axis=1)  # (argmax is much faster on bools)
+        slot_of = (seat - rotation) % n
+        for key, agent in unique.items():
+            rows = np.flatnonzero(playing & sits[key][slot_of])
+            if rows.size:
+                observed = venv.observe(rows) if agent.observes else None
+                actions[rows] = agent.act_batch(observed, mask[rows], rows * n + slot_of[rows])
+        history.append(actions)
+        _obs, mask, seat, _rewards, done = venv.step(actions)
+        ended = np.flatnonzero(done & playing)
+        if ended.size:
+            finished = venv.finished
+            for name in _RECORDED:
+                column = getattr(finished, name)
+                records.setdefault(name, column)[ended] = column[ended]
+            ended_at[ended] = len(history)
+            playing[ended] = False
+    moves = np.stack(history, axis=1)
+    infos = (
+        [_full_info(config, options[t // n], moves[t, : ended_at[t]]) for t in range(tables)]
+        if full
+        else _engine_infos(config, records)
+    )
+    slots = [[(s - r) % n for s in range(n)] for r in range(n)]  # per rotation
+    played: list[list[PlayedRound]] = [[] for _ in options]
+    rows = zip(infos, moves.tolist(), ended_at.tolist(), strict=True)
+    for t, (info, actions, end) in enumerate(rows):
+        r = t % n
+        played[t // n].append(
+            PlayedRound(first + t // n, r, list(slots[r]), options[t // n], actions[:end], info)
+        )
+    return played
+
+
+class _RoundSeeds(Sequence[int]):
+    """The per-round agent seeds of a batched chunk, row ``table * n + slot``, each computed
+    when read (a deterministic agent never reads them)."""
+
+    def __init__(self, seed: int, first: int, n: int, tables: int) -> None:
+        self._seed, self._first, self._n, self._tables = seed, first, n, tables
+
+    def __len__(self) -> int:
+        return self._tables * self._n
+
+    def __getitem__(self, row: int) -> int:  # type: ignore[override] - no slices needed
+        if not 0 <= row < len(self):
+            raise IndexError(row)
+        table, slot = divmod(row, self._n)
+        deal, rotation = divmod(table, self._n)
+        return agent_seed(self._seed, self._first + deal, rotation, slot)
+
+
+_RECORDED = ("picker", "leaster", "leaster_winner", "discards", "points", "tricks_won", "values")
+
+
+def _engine_infos(config: GameConfig, records: dict[str, np.ndarray]) -> list[dict[str, Any]]:
+    # The info["round"] keys the engine gives, as boon_v0 writes them (discards padded).
+    columns = {name: records[name].tolist() for name in _RECORDED}
+    pad = [boon_v0.NO_ID] * config.boon_size
+    return [
+        {
+            "picker": picker,
+            "leaster": leaster,
+            "leaster_winner": winner,
+            "points": points,
+            "tricks_won": tricks,
+            "value": value,
+            "discards": [*cards_of(discards), *pad][: config.boon_size],
+        }
+        for picker, leaster, winner, discards, points, tricks, value in zip(
+            *(columns[name] for name in _RECORDED), strict=True
+        )
+    ]
+
+
+def _full_info(config: GameConfig, option: dict[str, Any], actions: np.ndarray) -> dict[str, Any]:
+    # What boon_v0 reports for the round, each arena round being a game's first.
+    deal = Deal.from_cards(config, option["deal"]["hands"], option["deal"]["boon"])
+    state = replay(config, deal, actions.tolist(), option["dealer"])
+    holdings = [config.starting_victory_cards] * config.num_players
+    return boon_v0.round_info(state, settle(state, holdings))
+
+
+BOON = ArenaGame(
+    "boon",
+    boon_v0.raw_env,
+    boon_deal_options,
+    boon_records,
+    summarize,
+    player_counts=PLAYER_COUNTS,
+    play_batched=play_deals_batched,
+)

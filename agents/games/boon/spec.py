@@ -1,0 +1,44 @@
+"""Boon's entry in the game registry (:mod:`agents.games`)."""
+
+from __future__ import annotations
+
+from agents.games.base import GameSpec
+from agents.games.boon import bench, games
+from agents.games.boon.arena import BOON as BOON_ARENA
+from agents.games.boon.heuristic import HeuristicAgent
+from agents.games.boon.players import (
+    expert_player,
+    heuristic_player,
+    holding_player,
+    search_player,
+)
+from agents.games.boon.terminal import BoonTerminal
+from agents.players.builders import ppo_player, random_player, rllib_player
+from boon_env.games import env_spec
+
+BOON = GameSpec(
+    env=env_spec("boon"),
+    arena=BOON_ARENA,
+    players={
+        "random": random_player,
+        "heuristic": heuristic_player,
+        "search": search_player,
+        "expert": expert_player,
+        "ppo": ppo_player,
+        "rllib": rllib_player,
+        "blind": holding_player,
+        "cautious": holding_player,
+        "bold": holding_player,
+    },
+    heuristic=HeuristicAgent,
+    terminal=BoonTerminal,
+    random_rounds=bench.random_rounds,
+    unit="Victory Cards",
+    value_name="vc",
+    value_of="mean_victory_cards",
+    whole_games=games.whole_games,
+    bidding="agents.studies.advise",
+    training="agents.training.recipes:BOON",
+    web="agents.web.session:GameSession",
+    rllib=True,
+)

@@ -1,0 +1,33 @@
+"""BOYN's entry in the game registry (:mod:`agents.games`)."""
+
+from __future__ import annotations
+
+from agents.games.base import GameSpec
+from agents.games.boyn import bench
+from agents.games.boyn.arena import BOYN as BOYN_ARENA
+from agents.games.boyn.heuristic import BoynHeuristicAgent, BoynHeuristicParams
+from agents.games.boyn.terminal import BoynTerminal
+from agents.players.base import Agent, PlayerRequest
+from agents.players.builders import ppo_player, random_player
+from boon_env.games import env_spec
+
+
+def heuristic_player(request: PlayerRequest) -> Agent:
+    """``heuristic[:name=value,...]``: :class:`BoynHeuristicAgent` with named parameters."""
+    return BoynHeuristicAgent(request.params(BoynHeuristicParams), name=request.spec)
+
+
+BOYN = GameSpec(
+    env=env_spec("boyn"),
+    arena=BOYN_ARENA,
+    players={"random": random_player, "heuristic": heuristic_player, "ppo": ppo_player},
+    heuristic=BoynHeuristicAgent,
+    terminal=BoynTerminal,
+    random_rounds=bench.random_rounds,
+    # The margin: the others' mean points added minus mine (what the arena ranks by).
+    unit="margin",
+    value_name="margin",
+    value_of="mean_margin",
+    reward_scale=0.02,
+    training="agents.training.recipes:BOYN",
+)
