@@ -29,7 +29,6 @@ import sys
 import time
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
-from typing import Literal
 
 # numpy's BLAS only runs the snapshot opponents' small forward passes: one thread, set before
 # numpy loads. A multithreaded BLAS spins against torch's threads on a busy machine (measured
@@ -41,6 +40,8 @@ import torch
 import tyro
 from sb3_contrib import MaskablePPO
 
+from agents.games import GAMES, game_names, game_spec
+from agents.games.base import GameSpec
 from agents.players.policy import ModelFileError, NumpyPolicy, load_policy, save_policy
 from agents.training.callbacks import (
     SelfPlayCallback,
@@ -49,14 +50,10 @@ from agents.training.callbacks import (
     load_pool,
     pool_path,
 )
-from agents.training.games import training_game
-from agents.training.imitation import behaviour_clone, imitation_data, table_imitation_data
+from agents.training.imitation import behaviour_clone
 from agents.training.parallel import ParallelVecEnv
-from agents.training.selfplay import SelfPlayVecEnv, parse_pool_weights
-from agents.training.table_selfplay import TableSelfPlayVecEnv
-
-GAMES = ("boon", "bon", "boyn")
-
+from agents.training.recipes import Recipe, recipe_of
+from agents.training.selfplay import parse_pool_weights
 
 # The default run uses two cores where there are two: the tables split between two processes,
 # and the PPO update on two torch threads (docs/training.md, "Throughput").
@@ -67,8 +64,8 @@ _TWO_CORES = min(2, os.cpu_count() or 1)
 class Args:
     """Train a player by self-play (every field is a ``--flag``; ``--help`` lists them)."""
 
-    game: Literal["boon", "bon", "boyn"] = "boon"
-    """The game: boon, bon (B.O.N) or boyn (BOYN); it chooses the other flags' defaults."""
+    game: str = game_names()[0]
+    """The game (a registered game: boon, bon or boyn); it chooses the other flags' defaults."""
 
     exp_name: str = "boon_ppo"
     """Name of the experiment (prefix of the run name)."""
@@ -204,41 +201,14 @@ class Args:
     --num-tables, in parallel (1: every table in this process)."""
 
 
-# Each game's defaults where Boon's do not fit. B.O.N and BOYN step their tables in Python, a few
-# thousand decisions a second: fewer tables, longer rollouts, a budget of about half an hour.
-# BOYN rounds are long (tens of learner decisions), so it gets a shorter turn limit.
-_TABLE_GAMES: dict[str, object] = {
-    "num_tables": 64,
-    "n_steps": 128,
-    "batch_size": 1024,
-    "n_epochs": 4,
-    "ent_coef": 0.005,
-    "pool_weights": "self=0.3,heuristic=0.6,random=0.1",
-    "bc_epochs": 2,
-}
-GAME_DEFAULTS: dict[str, dict[str, object]] = {
-    "boon": {},
-    "bon": {
-        **_TABLE_GAMES,
-        "exp_name": "bon_ppo",
-        "total_timesteps": 1_000_000,
-        "bc_rounds": 2000,
-        "eval_deals": 100,
-    },
-    "boyn": {
-        **_TABLE_GAMES,
-        "exp_name": "boyn_ppo",
-        "max_turns": 300,
-        "total_timesteps": 600_000,
-        "bc_rounds": 600,
-        "eval_deals": 50,
-    },
-}
-
-
 def game_defaults(game: str) -> Args:
-    """The default arguments of ``game`` (Boon's, with :data:`GAME_DEFAULTS` over them)."""
-    return replace(Args(), game=game, **GAME_DEFAULTS[game])  # type: ignore[arg-type]
+    """The default arguments of ``game``: :class:`Args`, with its recipe's defaults over them.
+
+    Raises:
+        ValueError: an unknown game, or one train.py has no recipe for.
+    """
+    recipe = recipe_of(game_spec(game))
+    return replace(Args(), game=game, **recipe.defaults)  # type: ignore[arg-type]
 
 
 def check_args(args: Args) -> None:
@@ -247,13 +217,15 @@ def check_args(args: Args) -> None:
     Raises:
         ValueError: naming the flag and what is wrong with it.
     """
-    counts = training_game(args.game).arena.player_counts
+    game = game_spec(args.game)
+    counts = game.player_counts
     if args.num_players not in counts:
         raise ValueError(
             f"--num-players of {args.game} must be one of {counts}, got {args.num_players}"
         )
-    if args.max_turns < 0 or (args.max_turns and args.game != "boyn"):
-        raise ValueError(f"--max-turns is a BOYN turn limit >= 1 (or 0), got {args.max_turns}")
+    _check_game_options(args, recipe_of(game))
+    if args.max_turns < 0:
+        raise ValueError(f"--max-turns is a turn limit >= 1 (or 0), got {args.max_turns}")
     parse_pool_weights(args.pool_weights)
     for flag, threads in (
         ("--torch-threads", args.torch_threads),
@@ -271,11 +243,9 @@ def check_args(args: Args) -> None:
     if args.resume and not Path(args.resume).is_file():
         raise ModelFileError(f"--resume: no model file at {args.resume}")
     if args.init_from:
-        if args.game != "boon":
-            raise ValueError(f"--init-from fine-tunes a Boon player; --game {args.game} has none")
         if args.resume:
             raise ValueError("--init-from starts a new run; it cannot be combined with --resume")
-        layers = load_policy(args.init_from, args.num_players)[0].layers[1:-1]
+        layers = load_policy(args.init_from, args.num_players, args.game)[0].layers[1:-1]
         if layers != [int(h) for h in args.net_arch.split(",")]:
             raise ModelFileError(
                 f"--init-from {args.init_from} has hidden layers {layers}, --net-arch is "
@@ -283,9 +253,21 @@ def check_args(args: Args) -> None:
             )
 
 
+def _check_game_options(args: Args, recipe: Recipe) -> None:
+    # A flag that only another game takes must keep its default here.
+    defaults = Args()
+    recipes = {name: recipe_of(spec) for name, spec in GAMES.items() if spec.training}
+    for option in sorted(set().union(*(r.options for r in recipes.values())) - recipe.options):
+        if getattr(args, option) != getattr(defaults, option):
+            takes = ", ".join(name for name, r in recipes.items() if option in r.options)
+            flag = "--" + option.replace("_", "-")
+            raise ValueError(f"{flag} is a flag of {takes}, not of {args.game}")
+
+
 def main(args: Args) -> Path:
     """Train, save the model and print the arena table; returns the player's ``.npz`` path."""
-    game = training_game(args.game)
+    game: GameSpec = game_spec(args.game)
+    recipe = recipe_of(game)
     run_name = f"{args.exp_name}_{args.num_players}p_s{args.seed}_{int(time.time())}"
     run_dir = Path(args.runs_dir) / run_name
     run_dir.mkdir(parents=True, exist_ok=True)
@@ -299,19 +281,14 @@ def main(args: Args) -> Path:
     torch.manual_seed(args.seed)
     np.random.seed(args.seed)  # SB3 reads the global generator in places; the env never does
 
-    # The learner's seats at the tables of the batched engine (Boon) or of the game's raw env.
-    env_config = {"max_turns": args.max_turns} if args.max_turns else {}
+    # The learner's seats at the game's tables (its recipe says which).
     tables = {
         "num_envs": args.num_tables,
         "num_players": args.num_players,
         "pool_weights": args.pool_weights,
         "seed": args.seed,
     }
-    if game.name == "boon":
-        make, settings = SelfPlayVecEnv, {"shaping": args.shaping}
-        settings["pick_assist"] = args.pick_assist_start
-    else:
-        make, settings = TableSelfPlayVecEnv, {"game": game, "env_config": env_config}
+    make, settings = recipe.rollouts(args, game)
     if args.rollout_workers > 1:
         envs = ParallelVecEnv(make, **tables, **settings, parts=args.rollout_workers)
     else:
@@ -351,10 +328,10 @@ def main(args: Args) -> Path:
         if args.init_from:
             # Fine-tuning: the actor is the given player; its critic learns that player's
             # values first, so the first PPO updates do not follow a random critic's advantages.
-            teacher = load_policy(args.init_from, args.num_players)[0]
+            teacher = load_policy(args.init_from, args.num_players, args.game)[0]
             teacher.copy_to_sb3(model.policy)
             torch.set_num_threads(max(args.torch_threads, 2))
-            data = imitation_data(args.num_players, args.bc_rounds, args.seed, teacher=teacher)
+            data = recipe.imitation(args, game, teacher)
             stats = behaviour_clone(model, data, args.bc_epochs, seed=args.seed, fit_actor=False)
             print(f"critic fitted on {len(data.actions)} decisions: {stats}", flush=True)
             torch.set_num_threads(args.torch_threads)
@@ -363,12 +340,7 @@ def main(args: Args) -> Path:
             # rediscovering how to follow suit, and (Boon) picker play is competent from the
             # start, so picking is never punished into the all-pass collapse.
             torch.set_num_threads(max(args.torch_threads, 2))
-            if game.name == "boon":
-                data = imitation_data(args.num_players, args.bc_rounds, args.seed)
-            else:
-                data = table_imitation_data(
-                    game, args.num_players, args.bc_rounds, args.seed, env_config=env_config
-                )
+            data = recipe.imitation(args, game, None)
             stats = behaviour_clone(model, data, args.bc_epochs, seed=args.seed)
             print(f"imitation warm start on {len(data.actions)} decisions: {stats}", flush=True)
             torch.set_num_threads(args.torch_threads)
@@ -420,13 +392,7 @@ def main(args: Args) -> Path:
         # decisions per CPU second vary less with the other processes' load than the wall rate
         "cpu_time_s": round(cpu, 1),
     }
-    if game.name == "boon":
-        summary["final_pick_rate"] = last.get("charts/pick_rate")
-        summary["final_leaster_rate"] = last.get("charts/leaster_rate")
-        summary["final_learner_pick_rate"] = last.get("charts/learner_pick_rate")
-    else:
-        key = f"{game.value_name}_per_round"
-        summary[f"final_{key}"] = last.get(f"charts/{key}")
+    summary.update(recipe.summary(last))
     player = save_policy(stem, policy, args.num_players, summary, game.name)
     print(json.dumps(summary, indent=2))
     print(f"model saved to {player}  (use it as ppo:{player})")
@@ -451,7 +417,7 @@ def main(args: Args) -> Path:
 def _flags(args: Args) -> list[str]:
     # The flags that differ from the game's defaults, as they would be typed (--game first).
     defaults = game_defaults(args.game)
-    flags = [] if args.game == "boon" else [f"--game {args.game}"]
+    flags = [] if args.game == game_names()[0] else [f"--game {args.game}"]
     for key, value in asdict(args).items():
         if key == "game" or getattr(defaults, key) == value:
             continue
@@ -467,7 +433,7 @@ def parse_args(argv: list[str]) -> Args:
     """The arguments of the command line ``argv``: ``--game`` first chooses the defaults,
     then every flag given overrides them."""
     pre = argparse.ArgumentParser(add_help=False)
-    pre.add_argument("--game", choices=GAMES, default="boon")
+    pre.add_argument("--game", choices=game_names(), default=game_names()[0])
     known, _ = pre.parse_known_args(argv)
     return tyro.cli(
         Args, args=argv, default=game_defaults(known.game), description=__doc__.split("\n\n")[0]

@@ -13,13 +13,14 @@ import numpy as np
 import pytest
 
 from agents.eval.arena import run_arena
+from agents.games import GAMES
+from agents.games import game_spec as training_game
 from agents.players.policy import ModelFileError, NumpyPolicy, load_policy, save_policy
 from agents.players.trained import MODELS_DIR
 from agents.specs import make_agent
-from agents.training.games import GAMES, round_over, training_game
 from agents.training.imitation import table_imitation_data
 from agents.training.selfplay import HEURISTIC, LEARNER, RANDOM
-from agents.training.table_selfplay import TableSelfPlayVecEnv
+from agents.training.table_selfplay import TableSelfPlayVecEnv, round_over
 from tests.test_train import TINY
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -243,11 +244,13 @@ def test_train_refuses_a_table_size_or_flag_the_game_does_not_have(flags: list[s
 def test_each_game_has_its_own_defaults() -> None:
     sys.path.insert(0, str(ROOT))
     try:
-        from train import GAME_DEFAULTS, Args, parse_args
+        from train import Args, parse_args
     finally:
         sys.path.remove(str(ROOT))
+    from agents.training.recipes import BOYN
+
     assert parse_args([]) == Args(), "Boon's defaults are unchanged"
     boyn = parse_args(["--game", "boyn", "--seed", "3"])
     assert boyn.game == "boyn" and boyn.seed == 3
-    assert boyn.max_turns == GAME_DEFAULTS["boyn"]["max_turns"]
+    assert boyn.max_turns == BOYN.defaults["max_turns"]
     assert parse_args(["--game", "bon", "--num-tables", "8"]).num_tables == 8

@@ -9,8 +9,8 @@ import signal
 import numpy as np
 import pytest
 
+from agents.games import game_spec as training_game
 from agents.players.policy import NumpyPolicy
-from agents.training.games import training_game
 from agents.training.parallel import ParallelVecEnv, block_sizes, part_seeds
 from agents.training.selfplay import SelfPlayVecEnv
 from agents.training.table_selfplay import TableSelfPlayVecEnv

@@ -4,7 +4,7 @@
 | --- | --- |
 | :mod:`agents.training.selfplay` | the learner's seats at the tables of the batched engine (a VecEnv), the opponent pool |
 | :mod:`agents.training.table_selfplay` | the learner's seats at tables of a game's raw env (B.O.N, BOYN; a VecEnv) |
-| :mod:`agents.training.games` | what training needs of each game (heuristic, reward, evaluation keys) |
+| :mod:`agents.training.recipes` | what differs per game: flag defaults, rollout tables, warm start, round statistics |
 | :mod:`agents.training.imitation` | the imitation warm start (heuristic decisions, behaviour cloning) |
 | :mod:`agents.training.callbacks` | round statistics, snapshots, evaluations and checkpoints during ``learn`` |
 """  # noqa: E501 - a table row per module reads better than wrapped rows

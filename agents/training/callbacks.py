@@ -24,15 +24,16 @@ import time
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import torch
 from stable_baselines3.common.callbacks import BaseCallback
 
 from agents.eval.arena import match
+from agents.games import game_spec
+from agents.games.base import GameSpec
 from agents.players.policy import ModelFileError, NumpyPolicy, load_policy, model_paths, save_policy
 from agents.players.random_agent import RandomAgent
 from agents.players.trained import PolicyAgent
-from agents.training.games import GAMES, TrainingGame
+from agents.training.recipes import Recipe, recipe_of
 
 
 # -------------------------------------------------------------------------------- callback
@@ -51,10 +52,11 @@ class SelfPlayCallback(BaseCallback):
         seed: int,
         snapshots: list[NumpyPolicy] | None = None,
         pick_assist: tuple[float, float, int] = (0.0, 0.0, 0),
-        game: TrainingGame = GAMES["boon"],
+        game: GameSpec | None = None,
     ) -> None:
         super().__init__()
-        self.game = game
+        self.game = game or game_spec()
+        self.recipe: Recipe = recipe_of(self.game)
         self.num_players = num_players
         self.snapshot_every = snapshot_every
         self.pool_size = pool_size
@@ -77,11 +79,11 @@ class SelfPlayCallback(BaseCallback):
         if not self.snapshots:
             self.snapshots = [NumpyPolicy.from_sb3(self.model.policy)]
         self.training_env.env_method("set_snapshots", self.snapshots)
-        if self.game.name == "boon":
+        if self.recipe.pick_assist:
             self._set_pick_assist()
 
     def _set_pick_assist(self) -> float:
-        # Linear from start to end over the first `decay` decisions, then constant (Boon).
+        # Linear from start to end over the first `decay` decisions, then constant.
         start, end, decay = self.pick_assist
         progress = min(self.model.num_timesteps / decay, 1.0) if decay > 0 else 1.0
         share = start + (end - start) * progress
@@ -99,7 +101,7 @@ class SelfPlayCallback(BaseCallback):
         # Called before the update that uses this rollout; the update counter is ours.
         self.updates += 1
         row = self._log_rounds()
-        if self.game.name == "boon":
+        if self.recipe.pick_assist:
             row["charts/pick_assist"] = self._set_pick_assist()
         if self.updates % self.snapshot_every == 0:
             self.snapshots = [*self.snapshots, NumpyPolicy.from_sb3(self.model.policy)]
@@ -119,30 +121,8 @@ class SelfPlayCallback(BaseCallback):
             "timesteps": float(self.model.num_timesteps),
             "decisions_per_second": (self.model.num_timesteps - self._start_steps) / elapsed,
         }
-        if rounds and self.game.name != "boon":
-            row.update(_round_means(rounds, self.game.value_name))
-        elif rounds:
-            value = np.array([r["value"] for r in rounds])
-            pick_decisions = sum(r["learner_pick_decisions"] for r in rounds)
-            as_picker = [r for r in rounds if r["learner_picker"]]
-            row.update(
-                {
-                    "charts/victory_cards_per_round": float(value.mean()),
-                    "charts/pick_rate": float(np.mean([r["picked"] for r in rounds])),
-                    "charts/leaster_rate": float(np.mean([r["leaster"] for r in rounds])),
-                    # Of the learner's own pick-or-pass decisions, the share it picked.
-                    "charts/learner_pick_rate": (
-                        sum(r["learner_picked"] for r in rounds) / pick_decisions
-                        if pick_decisions
-                        else 0.0
-                    ),
-                    "charts/learner_picker_share": len(as_picker) / len(rounds),
-                    "charts/picker_success": (
-                        float(np.mean([r["picker_won"] for r in as_picker])) if as_picker else 0.0
-                    ),
-                    "charts/rounds": float(len(rounds)),
-                }
-            )
+        if rounds:
+            row.update(self.recipe.round_charts(rounds, self.game))
         for key, value in row.items():
             if key != "timesteps":
                 self.logger.record(key if "/" in key else f"charts/{key}", value)
@@ -162,9 +142,10 @@ class SelfPlayCallback(BaseCallback):
             learner = match(agents, names, self.eval_deals, seed, game.name)[0]
             out[f"eval/{game.value_name}_vs_{name}"] = getattr(learner, game.value_of)
             out[f"eval/{game.value_name}_vs_{name}_ci95"] = (learner.ci95[1] - learner.ci95[0]) / 2
-        if game.name == "boon":
+        if self.recipe.self_table:
             copies = [PolicyAgent(policy, deterministic=False) for _ in range(n)]
-            table = match(copies, ["self"] * n, max(self.eval_deals // 4, 10), seed + 1)[0]
+            deals = max(self.eval_deals // 4, 10)
+            table = match(copies, ["self"] * n, deals, seed + 1, game.name)[0]
             # Pooled over the n seats: one seat in n picks in a picker round.
             out["eval/selfplay_pick_rate"] = table.pick_rate * n
             out["eval/selfplay_leaster_rate"] = table.leaster_rate
@@ -199,17 +180,6 @@ class TorchThreads(BaseCallback):
 
     def _on_step(self) -> bool:
         return True
-
-
-def _round_means(rounds: list[dict[str, Any]], value_name: str) -> dict[str, float]:
-    # The mean of every number of the learner's round records (booleans as rates); "value"
-    # under the game's own name.
-    keys = [k for k, v in rounds[0].items() if isinstance(v, int | float)]
-    means = {k: float(np.mean([r[k] for r in rounds])) for k in keys}
-    row = {f"charts/{k}": v for k, v in means.items() if k != "value"}
-    row[f"charts/{value_name}_per_round"] = means["value"]
-    row["charts/rounds"] = float(len(rounds))
-    return row
 
 
 def format_row(row: dict[str, float]) -> str:
@@ -260,7 +230,7 @@ def pool_path(model_path: Path) -> Path:
 
 
 def save_pool(
-    folder: Path, snapshots: list[NumpyPolicy], num_players: int, game: str = "boon"
+    folder: Path, snapshots: list[NumpyPolicy], num_players: int, game: str | None = None
 ) -> None:
     """Write the snapshot policies as pickle-free model files ``snapshot_<i>.npz``/``.json``."""
     folder.mkdir(parents=True, exist_ok=True)
@@ -268,7 +238,7 @@ def save_pool(
         save_policy(folder / f"snapshot_{i}", policy, num_players, {"pool_index": i}, game)
 
 
-def load_pool(folder: Path, num_players: int, game: str = "boon") -> list[NumpyPolicy]:
+def load_pool(folder: Path, num_players: int, game: str | None = None) -> list[NumpyPolicy]:
     """The snapshots saved by :func:`save_pool`, in order; empty if there is no folder.
 
     Raises:

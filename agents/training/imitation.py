@@ -10,10 +10,11 @@ from typing import Any
 
 import numpy as np
 
+from agents.games.base import GameSpec
 from agents.games.boon.heuristic import HeuristicParams, choose
 from agents.games.boon.view import View
 from agents.players.policy import NumpyPolicy
-from agents.training.games import TrainingGame, round_over
+from agents.training.table_selfplay import round_over
 from boon_env.games.boon.encoding import action_mask, encode
 from boon_env.games.boon.rules import Deal, GameConfig, Round, actions_of, round_value
 
@@ -76,7 +77,7 @@ def imitation_data(
 
 
 def table_imitation_data(
-    game: TrainingGame,
+    game: GameSpec,
     num_players: int,
     rounds: int,
     seed: int,

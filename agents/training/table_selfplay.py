@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 from stable_baselines3.common.vec_env.base_vec_env import VecEnvObs, VecEnvStepReturn
 
-from agents.training.games import TrainingGame, round_over
+from agents.games.base import GameSpec
 from agents.training.selfplay import HEURISTIC, RANDOM, PoolVecEnv
 
 
@@ -41,7 +41,7 @@ class TableSelfPlayVecEnv(PoolVecEnv):
 
     def __init__(
         self,
-        game: TrainingGame,
+        game: GameSpec,
         num_envs: int,
         num_players: int = 4,
         pool_weights: str | dict[str, float] = "self=0.4,heuristic=0.5,random=0.1",
@@ -152,3 +152,9 @@ class TableSelfPlayVecEnv(PoolVecEnv):
                 "round": {**details, "opponents": self._opponents(row)},
             }
         self._deal(row)
+
+
+def round_over(table: Any) -> bool:
+    """Whether the round of a ``raw_env`` played with ``episode="round"`` has ended."""
+    agent = table.agent_selection
+    return bool(table.terminations[agent] or table.truncations[agent])

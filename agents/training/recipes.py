@@ -1,0 +1,194 @@
+"""How ``train.py`` trains each game: a :class:`Recipe` per game, named by the game's spec in the
+registry (:attr:`agents.games.base.GameSpec.training`, a ``"module:attribute"`` reference).
+
+The trainer, the opponent pool, snapshots, evaluations, checkpoints and model files are the same
+for every game; a recipe holds what differs: the defaults of the flags, the tables the learner
+plays at (the rollout VecEnv and its settings), the imitation warm start, the round statistics
+logged per update, the flags only this game takes, and what the run's summary adds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from agents.games.base import GameSpec
+from agents.players.policy import NumpyPolicy
+from agents.training.imitation import ImitationData, imitation_data, table_imitation_data
+from agents.training.selfplay import SelfPlayVecEnv
+from agents.training.table_selfplay import TableSelfPlayVecEnv
+from boon_env.games import load
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """What training needs of one game besides its :class:`~agents.games.base.GameSpec`.
+
+    Attributes:
+        defaults: the ``train.py`` flags whose default differs from the first game's
+            (``{"total_timesteps": 1_000_000, ...}``).
+        rollouts: ``(args, game)`` -> the rollout VecEnv class and its game-specific keyword
+            arguments (the tables, players, pool and seed are passed by the trainer).
+        imitation: ``(args, game, teacher)`` -> the decisions of the warm start (the heuristic's,
+            or the ``teacher`` policy's when fine-tuning with ``--init-from``).
+        round_charts: the learner's finished rounds (their ``info["round"]``) -> the
+            ``charts/...`` scalars of an update.
+        options: the flags only this game takes (any other game refuses a non-default value).
+        pick_assist: whether the heuristic's pick-assist schedule applies (the share is set on
+            the rollout env as ``pick_assist``).
+        self_table: whether the evaluations also play a table of sampled policy copies (Boon:
+            its Leaster rate is the all-pass collapse alarm).
+        summary: the last update's row -> what the run's summary adds (``final_...`` keys).
+    """
+
+    defaults: Mapping[str, object]
+    rollouts: Callable[[Any, GameSpec], tuple[type, dict[str, Any]]]
+    imitation: Callable[[Any, GameSpec, NumpyPolicy | None], ImitationData]
+    round_charts: Callable[[list[dict[str, Any]], GameSpec], dict[str, float]]
+    options: frozenset[str] = frozenset()
+    pick_assist: bool = False
+    self_table: bool = False
+    summary: Callable[[dict[str, float]], dict[str, Any]] = lambda row: {}
+
+
+# ----------------------------------------------------------------------------------------- Boon
+def _boon_rollouts(args: Any, game: GameSpec) -> tuple[type, dict[str, Any]]:
+    return SelfPlayVecEnv, {"shaping": args.shaping, "pick_assist": args.pick_assist_start}
+
+
+def _boon_imitation(args: Any, game: GameSpec, teacher: NumpyPolicy | None) -> ImitationData:
+    return imitation_data(args.num_players, args.bc_rounds, args.seed, teacher=teacher)
+
+
+def boon_charts(rounds: list[dict[str, Any]], game: GameSpec) -> dict[str, float]:
+    """Mean Victory Cards, pick and Leaster rates, the learner's own pick rate, its share of
+    picker rounds and their success, from :class:`SelfPlayVecEnv`'s round records."""
+    value = np.array([r["value"] for r in rounds])
+    pick_decisions = sum(r["learner_pick_decisions"] for r in rounds)
+    as_picker = [r for r in rounds if r["learner_picker"]]
+    return {
+        "charts/victory_cards_per_round": float(value.mean()),
+        "charts/pick_rate": float(np.mean([r["picked"] for r in rounds])),
+        "charts/leaster_rate": float(np.mean([r["leaster"] for r in rounds])),
+        # Of the learner's own pick-or-pass decisions, the share it picked.
+        "charts/learner_pick_rate": (
+            sum(r["learner_picked"] for r in rounds) / pick_decisions if pick_decisions else 0.0
+        ),
+        "charts/learner_picker_share": len(as_picker) / len(rounds),
+        "charts/picker_success": (
+            float(np.mean([r["picker_won"] for r in as_picker])) if as_picker else 0.0
+        ),
+        "charts/rounds": float(len(rounds)),
+    }
+
+
+def _boon_summary(row: dict[str, float]) -> dict[str, Any]:
+    return {
+        "final_pick_rate": row.get("charts/pick_rate"),
+        "final_leaster_rate": row.get("charts/leaster_rate"),
+        "final_learner_pick_rate": row.get("charts/learner_pick_rate"),
+    }
+
+
+BOON = Recipe(
+    defaults={},
+    rollouts=_boon_rollouts,
+    imitation=_boon_imitation,
+    round_charts=boon_charts,
+    options=frozenset(
+        {"shaping", "init_from", "pick_assist_start", "pick_assist_end", "pick_assist_decay"}
+    ),
+    pick_assist=True,
+    self_table=True,
+    summary=_boon_summary,
+)
+
+
+# ------------------------------------------------------------------------- games on raw envs
+def _env_config(args: Any) -> dict[str, Any]:
+    # BOYN's turn limit, when set; every other game's env takes its defaults.
+    return {"max_turns": args.max_turns} if args.max_turns else {}
+
+
+def _table_rollouts(args: Any, game: GameSpec) -> tuple[type, dict[str, Any]]:
+    return TableSelfPlayVecEnv, {"game": game, "env_config": _env_config(args)}
+
+
+def _table_imitation(args: Any, game: GameSpec, teacher: NumpyPolicy | None) -> ImitationData:
+    return table_imitation_data(
+        game, args.num_players, args.bc_rounds, args.seed, env_config=_env_config(args)
+    )
+
+
+def record_charts(rounds: list[dict[str, Any]], game: GameSpec) -> dict[str, float]:
+    """The mean of every number of the learner's round records (booleans as rates); the round
+    value as ``charts/<value_name>_per_round``."""
+    keys = [k for k, v in rounds[0].items() if isinstance(v, int | float)]
+    means = {k: float(np.mean([r[k] for r in rounds])) for k in keys}
+    row = {f"charts/{k}": v for k, v in means.items() if k != "value"}
+    row[f"charts/{game.value_name}_per_round"] = means["value"]
+    row["charts/rounds"] = float(len(rounds))
+    return row
+
+
+def _value_summary(value_name: str) -> Callable[[dict[str, float]], dict[str, Any]]:
+    key = f"{value_name}_per_round"
+    return lambda row: {f"final_{key}": row.get(f"charts/{key}")}
+
+
+# B.O.N and BOYN step their tables in Python, a few thousand decisions a second: fewer tables,
+# longer rollouts, a budget of about half an hour.
+_TABLE_GAMES: dict[str, object] = {
+    "num_tables": 64,
+    "n_steps": 128,
+    "batch_size": 1024,
+    "n_epochs": 4,
+    "ent_coef": 0.005,
+    "pool_weights": "self=0.3,heuristic=0.6,random=0.1",
+    "bc_epochs": 2,
+}
+
+BON = Recipe(
+    defaults={
+        **_TABLE_GAMES,
+        "exp_name": "bon_ppo",
+        "total_timesteps": 1_000_000,
+        "bc_rounds": 2000,
+        "eval_deals": 100,
+    },
+    rollouts=_table_rollouts,
+    imitation=_table_imitation,
+    round_charts=record_charts,
+    summary=_value_summary("points"),
+)
+
+# BOYN rounds are long (tens of learner decisions), so it gets a shorter turn limit.
+BOYN = Recipe(
+    defaults={
+        **_TABLE_GAMES,
+        "exp_name": "boyn_ppo",
+        "max_turns": 300,
+        "total_timesteps": 600_000,
+        "bc_rounds": 600,
+        "eval_deals": 50,
+    },
+    rollouts=_table_rollouts,
+    imitation=_table_imitation,
+    round_charts=record_charts,
+    options=frozenset({"max_turns"}),
+    summary=_value_summary("margin"),
+)
+
+
+def recipe_of(game: GameSpec) -> Recipe:
+    """The recipe the game's spec names.
+
+    Raises:
+        ValueError: the game has none (``train.py`` does not train it).
+    """
+    if game.training is None:
+        raise ValueError(f"train.py has no recipe for {game.name}")
+    return load(game.training)
