@@ -36,8 +36,8 @@ from ray.rllib.utils.metrics import (
 from torch.utils.tensorboard import SummaryWriter
 
 from agents.eval.arena import run_arena
+from agents.games import game_names, game_with
 from agents.players.rllib_agent import META_FILE, read_meta
-from agents.training.rllib.env import BoonRLlibEnv
 from agents.training.rllib.league import (
     BoonMetricsCallback,
     LeagueMapping,
@@ -48,11 +48,15 @@ from agents.training.rllib.league import (
     snapshot_modules,
     take_snapshot,
 )
+from boon_env.games import load
 
 
 @dataclass
 class Args:
     """Train a Boon player on RLlib (every field is a ``--flag``; ``--help`` lists them)."""
+
+    game: str = game_names()[0]
+    """The game (one whose spec names an RLlib env adapter: boon)."""
 
     exp_name: str = "boon_rllib"
     """Name of the experiment (prefix of the run name)."""
@@ -158,6 +162,7 @@ def check_args(args: Args) -> None:
     Raises:
         ValueError: naming the flag and what is wrong with it.
     """
+    game_with(args.game, "rllib", "RLlib training (train_rllib.py)")
     if not all(part.strip().isdigit() for part in args.net_arch.split(",")):
         raise ValueError(f"--net-arch must be layer sizes like 256,256, got {args.net_arch!r}")
     if args.iterations < 1 or args.pool_size < 1:
@@ -183,6 +188,7 @@ def main(args: Args) -> Path:
     run_dir.mkdir(parents=True, exist_ok=True)
     (run_dir / "args.json").write_text(json.dumps(asdict(args), indent=2))
     out = Path(args.out or run_dir / "checkpoint").resolve()
+    adapter = load(game_with(args.game, "rllib", "RLlib training (train_rllib.py)").rllib)
     if not ray.is_initialized():
         ray.init(address=args.address or None, include_dashboard=False, logging_level="ERROR")
 
@@ -198,7 +204,7 @@ def main(args: Args) -> Path:
     config = (
         PPOConfig()
         .environment(
-            BoonRLlibEnv,
+            adapter,
             env_config={"num_players": args.num_players},
             # RLlib's pre-check samples actions without the mask, which the rules refuse.
             disable_env_checking=True,
@@ -237,7 +243,7 @@ def main(args: Args) -> Path:
         league = {key: read_meta(args.resume)[key] for key in league}
     elif args.bc_rounds:
         # Imitation warm start, as train.py's: every learner and snapshot starts from it.
-        spaces = BoonRLlibEnv({"num_players": args.num_players})
+        spaces = adapter({"num_players": args.num_players})
         spec = module_specs(learners, [], {"fcnet_hiddens": hidden}).rl_module_specs[learners[0]]
         spec.observation_space = spaces.observation_spaces["player_0"]
         spec.action_space = spaces.action_spaces["player_0"]

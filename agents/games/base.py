@@ -148,7 +148,8 @@ class GameSpec:
             (:class:`agents.training.recipe.Recipe`), loaded only by training.
         web: a ``"module:attribute"`` reference to its browser table's session class, or
             ``None``: not served in the browser yet.
-        rllib: whether ``train_rllib.py`` trains it.
+        rllib: a ``"module:attribute"`` reference to its RLlib ``MultiAgentEnv`` adapter, which
+            ``train_rllib.py`` trains on, or ``None``: not trained with RLlib yet.
     """
 
     env: EnvSpec
@@ -166,7 +167,7 @@ class GameSpec:
     bidding: str | None = None
     training: str | None = None
     web: str | None = None
-    rllib: bool = False
+    rllib: str | None = None
 
     @property
     def name(self) -> str:

@@ -4,8 +4,8 @@ PettingZoo's ``BaseWrapper`` finds ``agent_selection``, ``terminations`` and the
 attributes through ``__getattr__`` at every wrapper level, a few dozen times per step, and each
 wrapper's ``step`` and ``observe`` go through ``BaseWrapper``'s own; with three wrappers that cost
 as much as a game's rules. These subclasses keep PettingZoo's behaviour (illegal-move
-termination, bounds assertion, order enforcement; ``tests/test_wrappers.py`` checks them against
-PettingZoo's own on the same moves): each reads those attributes straight from the unwrapped
+termination, bounds assertion, order enforcement; ``tests/envs/test_wrappers.py`` checks them
+against PettingZoo's own on the same moves): each reads those attributes straight from the unwrapped
 environment, and takes the ordinary case (a live agent, after ``reset``, playing a legal action of
 its ``Discrete`` space) in a few lines, handing every other case to PettingZoo's code.
 

@@ -40,5 +40,5 @@ BOON = GameSpec(
     bidding="agents.studies.advise",
     training="agents.training.recipes:BOON",
     web="agents.web.session:GameSession",
-    rllib=True,
+    rllib="agents.training.rllib.env:BoonRLlibEnv",
 )

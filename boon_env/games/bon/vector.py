@@ -35,9 +35,9 @@ step is B decisions.
 ## Same rules, second implementation
 
 The rules are those of `boon_env.games.bon.rules` (`docs/bon.md`); this module implements them a
-second time, over arrays of B tables, for speed. `tests/test_bon_vector.py` drives this engine, the
-scalar `boon_env.games.bon.rules.Round` and `bon_v0.raw_env` with the same deals and actions and
-checks that legal masks, observations (bit for bit) and round points are identical.
+second time, over arrays of B tables, for speed. `tests/rules/test_bon_vector.py` drives this
+engine, the scalar `boon_env.games.bon.rules.Round` and `bon_v0.raw_env` with the same deals and
+actions and checks that legal masks, observations (bit for bit) and round points are identical.
 
 ## Observations
 
@@ -141,8 +141,8 @@ _SIZE = {piece.name: piece.size for piece in PIECES}
 _ROW = {piece.name: piece.shape[-1] for piece in PIECES}  # a seat-indexed piece's row
 # Pieces that lie side by side are written as one word: a cards word is `hand` + `hand_passes`;
 # the leftovers' cards word and the face-up bit are `leftovers` + `leftover_passes` +
-# `leftovers_face_up`; `prime` and `leader` are two one-hots (tests/test_bon_vector.py checks the
-# adjacency).
+# `leftovers_face_up`; `prime` and `leader` are two one-hots (tests/rules/test_bon_vector.py checks
+# the adjacency).
 _HAND_WIDTH = _SIZE["hand"] + _SIZE["hand_passes"]
 _LEFTOVERS_WIDTH = _SIZE["leftovers"] + _SIZE["leftover_passes"] + _SIZE["leftovers_face_up"]
 _FACE_UP_BIT = 1 << (_LEFTOVERS_WIDTH - 1)

@@ -34,9 +34,9 @@ True
 ## Same rules, second implementation
 
 The rules are those of `boon_env.games.boon.rules` (`docs/rules.md`); this module implements them a
-second time, over arrays of B tables, for speed. `tests/test_vector.py` drives this engine, the
-scalar `boon_env.games.boon.rules.Round` and `boon_v0.raw_env` with the same deals and actions and
-checks that legal masks, observations (bit for bit) and round values are identical.
+second time, over arrays of B tables, for speed. `tests/rules/test_vector.py` drives this engine,
+the scalar `boon_env.games.boon.rules.Round` and `boon_v0.raw_env` with the same deals and actions
+and checks that legal masks, observations (bit for bit) and round values are identical.
 
 ## Observations
 
@@ -124,9 +124,9 @@ _NO_PHASE = -1  # routes a table that does not move in a step to no rule
 
 # ------------------------------------------------------------------------- observation layout
 # The 0/1 part of the observation (everything before "points") is built as 32-bit words and
-# unpacked in one numpy call: every card piece starts on a multiple of 32 (tests/test_vector.py
-# checks it), so a card bitmask is one word, and the one-hot and flag pieces from "phase" up to
-# "points" fit in one 64-bit flags word.
+# unpacked in one numpy call: every card piece starts on a multiple of 32
+# (tests/rules/test_vector.py checks it), so a card bitmask is one word, and the one-hot and flag
+# pieces from "phase" up to "points" fit in one 64-bit flags word.
 _BITS = OFFSETS["points"]
 _WORDS = -(-_BITS // 32)
 _HAND_W, _BOON_W, _DISCARDS_W, _TRICK_W, _PLAYED_W, _FLAGS_W = (

@@ -36,7 +36,7 @@ True
 ## Same rules, second implementation
 
 The rules are those of `boon_env.games.boyn.rules` (`RULES_BOYN.md`); this module implements them a
-second time, over arrays of B tables, for speed. `tests/test_boyn_vector.py` drives this
+second time, over arrays of B tables, for speed. `tests/rules/test_boyn_vector.py` drives this
 engine, the scalar `boon_env.games.boyn.rules.Round` and `boyn_v0.raw_env` with the same deals,
 seeds and actions and checks that legal masks, observations (bit for bit) and round results are
 identical.

@@ -1,0 +1,1 @@
+"""The test suite, by layer: rules, envs, agents, training, cli, web, smoke."""

@@ -1,0 +1,1 @@
+"""Players, the game registry, the arena, tournament, compare and the studies."""

@@ -1,0 +1,1 @@
+"""The ``boon`` command for every game."""

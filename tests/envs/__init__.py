@@ -1,0 +1,1 @@
+"""The PettingZoo environments: API contract, observations, leakage, determinism, wrappers."""

@@ -1,0 +1,1 @@
+"""The rules engines and the batch engines: scripted rounds, invariants, bit-identity."""

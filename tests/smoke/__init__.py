@@ -1,0 +1,1 @@
+"""The project as a whole: style, layers, docs and notebooks that run."""

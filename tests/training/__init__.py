@@ -1,0 +1,1 @@
+"""Self-play training: the rollout envs, the trainer, checkpoints, RLlib."""

@@ -1,0 +1,1 @@
+"""The browser table: protocol, sessions, replays, load, the page in Chromium."""
