@@ -1,0 +1,1 @@
+"""Single-agent Gymnasium envs (documented below)."""
