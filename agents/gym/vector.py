@@ -125,6 +125,7 @@ class SingleAgentVectorEnv(VectorEnv):
             rewards += illegal * self.config.illegal_penalty
             infos["illegal_action"], infos["_illegal_action"] = illegal, illegal.copy()
         if self._ended.any():
+            self._read_records()
             infos.update(self._final(last_obs))
         return obs, rewards, self._terminated, self._truncated, infos
 
@@ -175,7 +176,7 @@ class SingleAgentVectorEnv(VectorEnv):
         self._terminated = np.zeros(b, dtype=bool)
         self._truncated = np.zeros(b, dtype=bool)
         self._ended = np.zeros(b, dtype=bool)
-        self._record: dict[str, np.ndarray] = {}
+        self._record: dict[str, np.ndarray] = {}  # the ended rounds' records (final_info)
         self._value = np.zeros(b, dtype=np.float64)
         self._ended_seat = np.zeros(b, dtype=np.int64)
 
@@ -211,21 +212,25 @@ class SingleAgentVectorEnv(VectorEnv):
         rows = np.flatnonzero(done & self._acted)
         if not rows.size:
             return
-        record = self.engine.finished
         seats = self.seats[rows]
         value = values[rows, seats].astype(np.float64)
         self._rewards[rows] = value * self.config.reward_scale
-        truncated = _truncated(record, rows)
-        self._truncated[rows] = truncated
-        self._terminated[rows] = ~truncated
         self._ended[rows] = True
         self._value[rows] = value
         self._ended_seat[rows] = seats
-        for field in fields(record):
-            column = getattr(record, field.name)
-            kept = self._record.setdefault(field.name, np.zeros_like(column))
-            kept[rows] = column[rows]
         self._new_episodes(rows)
+
+    def _read_records(self) -> None:
+        # The ended rounds' records, read once a step: a table's record changes only when it
+        # finishes another round, and the learner plays in every round it is reported for (a
+        # round that ends before the learner's first decision, which only a BOYN deal ended by
+        # max_turns can, would be read in its place).
+        record = self.engine.finished
+        ended = self._ended
+        self._record = {f.name: _where(ended, getattr(record, f.name)) for f in fields(record)}
+        truncated = _truncated(record) & ended
+        self._truncated = truncated
+        self._terminated = ended & ~truncated
 
     def _observe(self) -> dict[str, np.ndarray]:
         self._obs = self.engine.observe()
@@ -255,8 +260,15 @@ class SingleAgentVectorEnv(VectorEnv):
         }
 
 
-def _truncated(record: Any, rows: np.ndarray) -> np.ndarray:
-    # A round cut short: BOYN's engine records out = -1 when max_turns ends a round; the
-    # other games' rounds always end by their rules.
+def _truncated(record: Any) -> np.ndarray:
+    # Rounds cut short: BOYN's engine records out = -1 when max_turns ends a round; the other
+    # games' rounds always end by their rules.
     out = getattr(record, "out", None)
-    return np.zeros(rows.size, dtype=bool) if out is None else out[rows] < 0
+    return np.zeros(len(record.rounds), dtype=bool) if out is None else out < 0
+
+
+def _where(rows: np.ndarray, column: np.ndarray) -> np.ndarray:
+    # The column at the (B,) bool `rows`, zero elsewhere (its dtype kept).
+    kept = np.zeros_like(column)
+    kept[rows] = column[rows]
+    return kept
