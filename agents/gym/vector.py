@@ -114,19 +114,19 @@ class SingleAgentVectorEnv(VectorEnv):
         actions, illegal = self._legal_actions(actions)
         self._start_step()
         last_obs = self._obs
-        _, _, _, values, done = self.engine.step(actions)
+        *_, done = self.engine.step(actions)
         self._acted[:] = True
-        self._end_rounds(values, done)
+        self._end_rounds(done)
         self._advance()
         obs = self._observe()
         rewards = self._rewards
         infos: dict[str, Any] = {"seat": self.seats.copy(), "_seat": self._all.copy()}
-        if illegal.any():
-            rewards += illegal * self.config.illegal_penalty
-            infos["illegal_action"], infos["_illegal_action"] = illegal, illegal.copy()
         if self._ended.any():
             self._read_records()
             infos.update(self._final(last_obs))
+        if illegal.any():
+            rewards += illegal * self.config.illegal_penalty
+            infos["illegal_action"], infos["_illegal_action"] = illegal, illegal.copy()
         return obs, rewards, self._terminated, self._truncated, infos
 
     def action_masks(self) -> np.ndarray:
@@ -189,8 +189,8 @@ class SingleAgentVectorEnv(VectorEnv):
             if not moving.any():
                 return
             who = np.where(moving, self.players[self._rows, seat], LEARNER)
-            _, _, _, values, done = engine.step(self._opponent_actions(who, moving), moving)
-            self._end_rounds(values, done)
+            *_, done = engine.step(self._opponent_actions(who, moving), moving)
+            self._end_rounds(done)
 
     def _opponent_actions(self, who: np.ndarray, moving: np.ndarray) -> np.ndarray:
         # A random legal action everywhere (what random seats and forced moves play), then each
@@ -207,17 +207,13 @@ class SingleAgentVectorEnv(VectorEnv):
             actions[rows] = pool.act_rows(int(index), rows, engine.observe, masks[rows])
         return actions
 
-    def _end_rounds(self, values: np.ndarray, done: np.ndarray) -> None:
+    def _end_rounds(self, done: np.ndarray) -> None:
         # Report the rounds the learner played in; start the next episode at those tables.
         rows = np.flatnonzero(done & self._acted)
         if not rows.size:
             return
-        seats = self.seats[rows]
-        value = values[rows, seats].astype(np.float64)
-        self._rewards[rows] = value * self.config.reward_scale
         self._ended[rows] = True
-        self._value[rows] = value
-        self._ended_seat[rows] = seats
+        self._ended_seat[rows] = self.seats[rows]
         self._new_episodes(rows)
 
     def _read_records(self) -> None:
@@ -228,6 +224,10 @@ class SingleAgentVectorEnv(VectorEnv):
         record = self.engine.finished
         ended = self._ended
         self._record = {f.name: _where(ended, getattr(record, f.name)) for f in fields(record)}
+        # The values in the record's precision (BOYN's margins are float64, its rewards float32).
+        rows = np.flatnonzero(ended)
+        self._value[rows] = record.values[rows, self._ended_seat[rows]]
+        self._rewards[rows] = self._value[rows] * self.config.reward_scale
         truncated = _truncated(record) & ended
         self._truncated = truncated
         self._terminated = ended & ~truncated
