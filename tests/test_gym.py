@@ -339,3 +339,27 @@ def test_the_sb3_example_trains_ppo_and_maskable_ppo():
     lines = result.stdout.strip().splitlines()
     assert lines[0].startswith("PPO: mean return") and lines[1].startswith("MaskablePPO:")
     assert lines[1].endswith("illegal 0.0%")
+
+
+def test_the_cleanrl_loop_of_the_docs_runs():
+    page = (ROOT / "docs" / "gym.md").read_text()
+    loop = page.split("## A CleanRL-style loop")[1].split("```python\n")[1].split("```")[0]
+    result = subprocess.run(
+        [sys.executable, "-c", loop],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={"PYTHONPATH": str(ROOT), "OMP_NUM_THREADS": "1", "PATH": "/usr/bin:/bin"},
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.count("iteration") == 3
+
+
+def test_the_package_docstring_example_runs():
+    import doctest
+
+    import agents.gym
+
+    result = doctest.testmod(agents.gym)
+    assert result.attempted > 0 and result.failed == 0
