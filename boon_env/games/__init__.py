@@ -58,6 +58,11 @@ class EnvSpec:
         """The id of ``pettingzoo.make("aec", id)``."""
         return f"boon/{self.name}-v{self.version}"
 
+    @property
+    def gymnasium_id(self) -> str:
+        """The id of ``gymnasium.make(id)``, the single-agent env (the title without dots)."""
+        return f"boon_env/{self.title.replace('.', '')}-v{self.version}"
+
     def module(self, name: str) -> ModuleType:
         """The package's module ``name`` (``"env"``, ``"rules"``, ``"encoding"``, ...)."""
         return importlib.import_module(f"{self.package}.{name}")
