@@ -20,7 +20,7 @@ from agents.gym.single import SingleAgentEnv
 from agents.gym.vector import SingleAgentVectorEnv
 from agents.players.random_agent import RandomAgent
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 GAMES = ("boon", "bon", "boyn")
 IDS = {"boon": "boon_env/Boon-v0", "bon": "boon_env/BON-v0", "boyn": "boon_env/BOYN-v0"}
 
@@ -328,7 +328,7 @@ def test_the_vector_env_plays_each_table_as_the_single_env_would(game):
 # ---------------------------------------------------------------------------- the example
 def test_the_sb3_example_trains_ppo_and_maskable_ppo():
     result = subprocess.run(
-        [sys.executable, "examples/gym_sb3.py", "--steps", "512", "--episodes", "3"],
+        [sys.executable, "-m", "agents.gym.sb3_example", "--steps", "512", "--episodes", "3"],
         capture_output=True,
         text=True,
         cwd=ROOT,

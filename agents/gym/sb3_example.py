@@ -1,6 +1,6 @@
 """Train stable-baselines3 PPO and sb3-contrib MaskablePPO on a single-agent env.
 
-Run: ``python examples/gym_sb3.py [--game boon] [--steps 4096] [--opponents heuristic]``. Both
+Run: ``python -m agents.gym.sb3_example [--game boon] [--steps 4096] [--opponents heuristic]``. Both
 algorithms learn the learner's seat of ``boon_env/<Game>-v0`` against the same opponents:
 
 - plain PPO sees only the observation vector (:class:`~agents.gym.wrappers.ObservationOnly`)
