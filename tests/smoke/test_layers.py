@@ -78,3 +78,109 @@ def test_the_shipped_player_loads_without_torch_or_unpickling() -> None:
         "      'torch' in sys.modules, 'sb3_contrib' in sys.modules)"
     )
     assert out == "True False False"
+
+
+# The layers from the bottom up: a module may import modules of its own layer or below, never
+# above (imports inside functions included). Each entry is a dotted-name prefix; the longest
+# prefix that matches a module gives its layer.
+LAYERS: dict[str, int] = {
+    "boon_env.core": 0,
+    "boon_env.games": 0,  # the registry names the games' packages as strings only
+    "boon_env.games.*.rules": 1,
+    "boon_env.games.*.encoding": 2,
+    "boon_env.games.*.config": 2,
+    "boon_env.games.*.render": 2,
+    "boon_env.core.wrappers": 3,
+    "boon_env.core.env": 3,
+    "boon_env.games.*.vector": 3,
+    "boon_env.games.*.env": 3,
+    "boon_env": 4,
+    "agents": 5,
+    "agents.players": 10,
+    "agents.games.base": 11,
+    "agents.games.terminal": 11,
+    "agents.games.*": 12,
+    "agents.games": 13,
+    "agents.specs": 14,
+    "agents.eval": 15,
+    "agents.gym": 15,
+    "agents.studies": 16,
+    "agents.training": 16,
+    "agents.cli": 17,
+    "agents.web": 17,
+    "train": 18,
+    "train_rllib": 18,
+}
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _layer(module: str) -> int | None:
+    parts = module.split(".")
+    matches = []
+    for pattern, layer in LAYERS.items():
+        wanted = pattern.split(".")
+        if len(wanted) <= len(parts) and all(
+            w in ("*", p) for w, p in zip(wanted, parts, strict=False)
+        ):
+            # the longest pattern wins; of equal length, the one with fewer wildcards
+            matches.append(((len(wanted), -wanted.count("*")), layer))
+    return max(matches)[1] if matches else None
+
+
+def _project_files() -> list[Path]:
+    return [
+        *sorted((ROOT / "boon_env").rglob("*.py")),
+        *sorted((ROOT / "agents").rglob("*.py")),
+        ROOT / "train.py",
+        ROOT / "train_rllib.py",
+    ]
+
+
+def test_no_module_imports_a_layer_above_its_own() -> None:
+    upward = []
+    for path in _project_files():
+        module = _module_name(path)
+        mine = _layer(module)
+        assert mine is not None, f"{module} has no layer in LAYERS"
+        for imported in _imported_modules(path):
+            theirs = _layer(imported)
+            if theirs is not None and theirs > mine:
+                upward.append(f"{module} ({mine}) imports {imported} ({theirs})")
+    assert upward == []
+
+
+def test_no_game_package_imports_another_game() -> None:
+    for root in ("boon_env/games", "agents/games"):
+        games = [p for p in (ROOT / root).iterdir() if (p / "__init__.py").is_file()]
+        for game in games:
+            others = {g.name for g in games} - {game.name}
+            prefix = root.replace("/", ".")
+            for path in game.rglob("*.py"):
+                for imported in _imported_modules(path):
+                    parts = imported.split(".")
+                    assert not (
+                        imported.startswith(prefix + ".") and parts[2] in others
+                    ), f"{path} imports {imported}"
+
+
+def test_every_games_rules_import_with_numpy_alone() -> None:
+    # PettingZoo, Gymnasium and torch refuse to import; each game's rules (and its encoding,
+    # config and batch engine) must not need them.
+    out = _run(
+        "import importlib, importlib.abc, sys\n"
+        "class Block(importlib.abc.MetaPathFinder):\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name.split('.')[0] in ('pettingzoo', 'gymnasium', 'torch'):\n"
+        "            raise ImportError(f'{name} is blocked')\n"
+        "sys.meta_path.insert(0, Block())\n"
+        "from boon_env.games import ENVS\n"
+        "for spec in ENVS.values():\n"
+        "    for part in ('rules', 'encoding', 'config', 'vector'):\n"
+        "        spec.module(part)\n"
+        "print(sorted(ENVS))"
+    )
+    assert out == "['bon', 'boon', 'boyn']"
