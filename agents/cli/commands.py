@@ -509,7 +509,7 @@ def _run_serve(args: argparse.Namespace) -> int:
 
 # --------------------------------------------------------------------------------------- play
 def _run_play(args: argparse.Namespace) -> int:
-    game = _game(args)
+    game = _game(args, "terminal", "playing at the terminal")
     n = game.default_players if args.num_players is None else args.num_players
     _check_players(game, "--num-players", n)
     if not 0 <= args.seat < n:

@@ -130,6 +130,7 @@ def machine() -> str:
 
 
 ENGINES = ("scalar", "env()", "vector+obs", "vector")
+_SCALAR_ENGINES = {"scalar", "env()"}
 
 
 def measure_once(engine: str, n: int, args: argparse.Namespace, seed: int) -> Throughput:
@@ -150,7 +151,10 @@ def measure(args: argparse.Namespace) -> list[dict[str, object]]:
         ValueError: a player count the game does not allow.
     """
     game = game_spec(args.game)
-    engines = list(args.engines)
+    has_engine = game.env.vector is not None
+    engines = list(args.engines or (e for e in ENGINES if has_engine or e in _SCALAR_ENGINES))
+    if not has_engine and set(engines) - _SCALAR_ENGINES:
+        raise ValueError(f"{game.title} has no batch engine: measure --engines scalar env()")
     results = []
     for n in args.players or game.player_counts:
         game.check_players(n)
@@ -194,8 +198,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--engines",
         nargs="+",
         choices=ENGINES,
-        default=list(ENGINES),
-        help="engines to measure",
+        default=None,
+        help="engines to measure (default: every one the game has)",
     )
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.add_argument(

@@ -16,7 +16,7 @@ terminal and spec), and one :func:`register` call: ``docs/architecture.md`` says
 from __future__ import annotations
 
 from agents.games.base import GameSpec
-from boon_env.games import register_env
+from boon_env.games import register_env, unregister_env
 
 GAMES: dict[str, GameSpec] = {}
 """The registered games by name, in the order they were registered (the first is the default)."""
@@ -35,8 +35,10 @@ def register(spec: GameSpec) -> None:
 
 
 def unregister(name: str) -> None:
-    """Remove a game from the registry (a test's own game, when the test is over)."""
+    """Remove a game from the registry, and its library part (a test's own game, when the
+    test is over)."""
     GAMES.pop(name, None)
+    unregister_env(name)
 
 
 def game_names() -> tuple[str, ...]:

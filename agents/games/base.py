@@ -130,7 +130,8 @@ class GameSpec:
         players: the agent kinds it offers (``random``, ``heuristic``, ``ppo``, ...), each a
             :data:`PlayerBuilder`; the first is the default opponent of ``boon play``.
         heuristic: builds its rule-based player (an opponent and imitation teacher).
-        terminal: builds its ``boon play`` view (:class:`~agents.games.terminal.TerminalGame`).
+        terminal: builds its ``boon play`` view (:class:`~agents.games.terminal.TerminalGame`),
+            or ``None``: not played at the terminal.
         random_rounds: ``(num_players, rounds, rng, uniforms)`` -> decisions: random legal
             play on its bare rules engine, which ``boon bench`` times.
         unit: the arena's unit of a round's value, as tables print it (``"Victory Cards"``).
@@ -156,7 +157,7 @@ class GameSpec:
     arena: ArenaGame
     players: Mapping[str, PlayerBuilder]
     heuristic: Callable[[], Agent]
-    terminal: Callable[[], Any]
+    terminal: Callable[[], Any] | None
     random_rounds: Callable[[int, int, np.random.Generator, Sequence[float]], int]
     unit: str
     value_name: str

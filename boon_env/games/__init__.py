@@ -43,14 +43,15 @@ class EnvSpec:
         title: the name people read (``"B.O.N"``).
         package: the game's package (``"boon_env.games.bon"``), with the modules the
             :mod:`boon_env.games` docstring lists.
-        vector: the batch engine's class in the package's ``vector`` module.
+        vector: the batch engine's class in the package's ``vector`` module (``None``: the
+            game has none).
         version: the environment's version (the ``_v0`` of ``bon_v0``).
     """
 
     name: str
     title: str
     package: str
-    vector: str
+    vector: str | None
     version: int = 0
 
     @property
@@ -92,7 +93,13 @@ class EnvSpec:
 
     def vector_engine(self) -> type:
         """The batch engine's class (``VectorBoon``, ...), constructed as
-        ``Engine(num_tables, num_players, seed=..., observations=...)``."""
+        ``Engine(num_tables, num_players, seed=..., observations=...)``.
+
+        Raises:
+            ValueError: the game has no batch engine.
+        """
+        if self.vector is None:
+            raise ValueError(f"{self.title} has no batch engine")
         return getattr(self.module("vector"), self.vector)
 
 
@@ -108,6 +115,11 @@ def register_env(spec: EnvSpec) -> None:
     if ENVS.get(spec.name, spec) != spec:
         raise ValueError(f"a different game named {spec.name!r} is registered already")
     ENVS[spec.name] = spec
+
+
+def unregister_env(name: str) -> None:
+    """Remove a game from :data:`ENVS` (a test's own game, when the test is over)."""
+    ENVS.pop(name, None)
 
 
 def env_spec(name: str | None = None) -> EnvSpec:

@@ -162,9 +162,9 @@ def test_no_game_package_imports_another_game() -> None:
             for path in game.rglob("*.py"):
                 for imported in _imported_modules(path):
                     parts = imported.split(".")
-                    assert not (
-                        imported.startswith(prefix + ".") and parts[2] in others
-                    ), f"{path} imports {imported}"
+                    assert not (imported.startswith(prefix + ".") and parts[2] in others), (
+                        f"{path} imports {imported}"
+                    )
 
 
 def test_every_games_rules_import_with_numpy_alone() -> None:

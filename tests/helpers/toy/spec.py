@@ -1,0 +1,108 @@
+"""High Card's registry entry: its players, arena records and bench loop."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from agents.games.base import ArenaGame, GameSpec, PlayedRound, pooled, result_json
+from agents.players.base import Agent, PlayerRequest
+from agents.players.builders import random_player
+from boon_env.games import EnvSpec
+from tests.helpers.toy import env
+from tests.helpers.toy.rules import PLAYER_COUNTS, GameConfig, new_game, random_hands
+
+
+class HighestCard:
+    """The toy's heuristic: play the highest card held."""
+
+    name = "heuristic"
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        """The highest legal card."""
+        return int(np.flatnonzero(action_mask)[-1])
+
+    def reset(self, seed: int | None = None) -> None:
+        """Nothing to reset."""
+
+
+def heuristic_player(request: PlayerRequest) -> Agent:
+    """``heuristic``: :class:`HighestCard`."""
+    request.no_arg()
+    return HighestCard()
+
+
+class Record(NamedTuple):
+    """One seat of a round."""
+
+    slot: int
+    value: float
+
+
+@dataclass(frozen=True)
+class Result:
+    """One agent's mean value per round."""
+
+    agent: str
+    mean_value: float
+    ci95: tuple[float, float]
+
+    @staticmethod
+    def header() -> str:
+        """The column titles."""
+        return f"{'tricks':>8} {'95% CI':>17}"
+
+    def cells(self) -> str:
+        """One row of the table."""
+        return f"{self.mean_value:>+8.3f} [{self.ci95[0]:+.3f}, {self.ci95[1]:+.3f}]"
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``--json`` entry."""
+        return result_json(self)
+
+
+def deal_options(num_players: int, seed: int, index: int) -> dict[str, Any]:
+    """Deal ``index`` of a run seeded ``seed``."""
+    hands = random_hands(num_players, np.random.default_rng([seed, index]))
+    return {"deal": {"hands": hands}, "leader": index % num_players}
+
+
+def records(played: PlayedRound) -> list[Record]:
+    """Each seat's value."""
+    return [Record(slot, played.info["value"][s]) for s, slot in enumerate(played.slots)]
+
+
+def summarize(specs: Sequence[str], per_deal: Sequence[Sequence[Record]]) -> list[Result]:
+    """Pooled by spec."""
+    return [Result(spec, m, (m - h, m + h)) for spec, m, h, _ in pooled(specs, per_deal)]
+
+
+def random_rounds(
+    num_players: int, rounds: int, rng: np.random.Generator, u: Sequence[float]
+) -> int:
+    """Random play on the bare rules; the decisions made."""
+    config, decisions = GameConfig(num_players), 0
+    for i in range(rounds):
+        game = new_game(config, random_hands(num_players, rng), i % num_players)
+        while not game.is_over:
+            legal = [c for c in range(6) if game.round.legal_mask() >> c & 1]
+            game.apply(legal[int(u[decisions % len(u)] * len(legal))])
+            decisions += 1
+    return decisions
+
+
+TOY = GameSpec(
+    env=EnvSpec("toy", "High Card", "tests.helpers.toy", vector=None),
+    arena=ArenaGame("toy", env.raw_env, deal_options, records, summarize, PLAYER_COUNTS),
+    players={"random": random_player, "heuristic": heuristic_player},
+    heuristic=HighestCard,
+    terminal=None,
+    random_rounds=random_rounds,
+    unit="tricks",
+    value_name="tricks",
+    value_of="mean_value",
+    default_players=2,
+)
