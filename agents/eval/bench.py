@@ -55,11 +55,21 @@ def _random_choices(seed: int, size: int = 1 << 20) -> list[float]:
 
 
 def bench_engine(game: GameSpec, num_players: int, rounds: int, seed: int = 0) -> Throughput:
-    """Time ``rounds`` random rounds on ``game``'s bare rules engine (its ``random_rounds``)."""
+    """Play ``rounds`` rounds of random legal moves on ``game``'s bare rules engine (deal, legal
+    moves, apply, score: its :attr:`~agents.games.base.GameSpec.rules_play`)."""
     rng = np.random.default_rng(seed)
     uniforms = _random_choices(seed)
+    new_round, score = game.rules_play
+    k = decisions = 0
     start = time.perf_counter()
-    decisions = game.random_rounds(num_players, rounds, rng, uniforms)
+    for index in range(rounds):
+        state = new_round(num_players, index, rng)
+        while not state.is_over:
+            actions = state.legal_actions()
+            state.apply(actions[int(uniforms[k] * len(actions))])
+            k = (k + 1) & 0xFFFFF
+            decisions += 1
+        score(state)
     elapsed = time.perf_counter() - start
     return Throughput(rounds / elapsed, decisions / elapsed)
 

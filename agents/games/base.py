@@ -120,6 +120,15 @@ def mean_and_half_width(values: Sequence[float] | np.ndarray) -> tuple[float, fl
 
 
 # --------------------------------------------------------------------------------------- game
+class RulesPlay(NamedTuple):
+    """A game's bare rules engine as ``boon bench`` drives it: ``new_round(num_players, index,
+    rng)`` deals round ``index``, whose object has ``is_over``, ``legal_actions()`` and
+    ``apply(action)``; ``score(round)`` scores it once it is over."""
+
+    new_round: Callable[[int, int, np.random.Generator], Any]
+    score: Callable[[Any], object]
+
+
 @dataclass(frozen=True)
 class GameSpec:
     """One game, as every command, the arena, training, the bench and the web table see it.
@@ -132,8 +141,8 @@ class GameSpec:
         heuristic: builds its rule-based player (an opponent and imitation teacher).
         terminal: builds its ``boon play`` view (:class:`~agents.games.terminal.TerminalGame`),
             or ``None``: not played at the terminal.
-        random_rounds: ``(num_players, rounds, rng, uniforms)`` -> decisions: random legal
-            play on its bare rules engine, which ``boon bench`` times.
+        rules_play: how ``boon bench`` plays its bare rules engine (the ``scalar`` engine): a
+            new round of random cards, and its scoring.
         unit: the arena's unit of a round's value, as tables print it (``"Victory Cards"``).
         value_name: the short name of that value in logged keys (``eval/<value_name>_vs_...``).
         value_of: the attribute of its arena result entries that holds the mean value.
@@ -158,7 +167,7 @@ class GameSpec:
     players: Mapping[str, PlayerBuilder]
     heuristic: Callable[[], Agent]
     terminal: Callable[[], Any] | None
-    random_rounds: Callable[[int, int, np.random.Generator, Sequence[float]], int]
+    rules_play: RulesPlay
     unit: str
     value_name: str
     value_of: str

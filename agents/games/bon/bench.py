@@ -1,30 +1,19 @@
-"""B.O.N's scalar engine under random play, for ``boon bench`` (:mod:`agents.eval.bench`)."""
+"""B.O.N's rules engine as ``boon bench`` plays it: the ``scalar`` engine."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
 
-from boon_env.games.bon import rules as bon
+from boon_env.games.bon.rules import Deal, GameConfig, Round, random_tower, round_points
 
 
-def random_rounds(
-    num_players: int, rounds: int, rng: np.random.Generator, uniforms: Sequence[float]
-) -> int:
-    """Play ``rounds`` rounds of random legal moves (move ``k`` the legal action at
-    ``uniforms[k % 2**20]`` of the way through the list) on the bare rules engine, dealing
-    from ``rng``; returns the decisions made. ``boon bench`` times it as the ``scalar``
-    engine."""
-    config = bon.GameConfig(num_players=num_players)
-    k = decisions = 0
-    for i in range(rounds):
-        tower = bon.random_tower(rng)
-        state = bon.Round(config, bon.Deal.random(config, rng), tower, i % num_players)
-        while not state.is_over:
-            actions = state.legal_actions()
-            state.apply(actions[int(uniforms[k] * len(actions))])
-            k = (k + 1) & 0xFFFFF
-            decisions += 1
-        bon.round_points(state.tricks_won, config.trick_goal)
-    return decisions
+def new_round(num_players: int, index: int, rng: np.random.Generator) -> Round:
+    """Round ``index`` of a benchmark: a random tower and deal, the first lead passing left."""
+    config = GameConfig(num_players=num_players)
+    tower = random_tower(rng)
+    return Round(config, Deal.random(config, rng), tower, index % num_players)
+
+
+def score(state: Round) -> object:
+    """The round's points."""
+    return round_points(state.tricks_won, state.config.trick_goal)

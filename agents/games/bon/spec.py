@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from agents.games.base import GameSpec
+from agents.games.base import GameSpec, RulesPlay
 from agents.games.bon import bench
 from agents.games.bon.arena import BON as BON_ARENA
 from agents.games.bon.heuristic import BonHeuristicAgent, BonHeuristicParams
@@ -23,7 +23,7 @@ BON = GameSpec(
     players={"random": random_player, "heuristic": heuristic_player, "ppo": ppo_player},
     heuristic=BonHeuristicAgent,
     terminal=BonTerminal,
-    random_rounds=bench.random_rounds,
+    rules_play=RulesPlay(bench.new_round, bench.score),
     # Points a round: 1 for the exact trick goal, 2 for no trick.
     unit="points",
     value_name="points",

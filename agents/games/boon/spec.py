@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from agents.games.base import GameSpec
+from agents.games.base import GameSpec, RulesPlay
 from agents.games.boon import bench, games
 from agents.games.boon.arena import BOON as BOON_ARENA
 from agents.games.boon.heuristic import HeuristicAgent
@@ -32,7 +32,7 @@ BOON = GameSpec(
     },
     heuristic=HeuristicAgent,
     terminal=BoonTerminal,
-    random_rounds=bench.random_rounds,
+    rules_play=RulesPlay(bench.new_round, bench.score),
     unit="Victory Cards",
     value_name="vc",
     value_of="mean_victory_cards",

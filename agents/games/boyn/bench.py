@@ -1,28 +1,19 @@
-"""BOYN's scalar engine under random play, for ``boon bench`` (:mod:`agents.eval.bench`)."""
+"""BOYN's rules engine as ``boon bench`` plays it: the ``scalar`` engine."""
 
 from __future__ import annotations
-
-from collections.abc import Sequence
 
 import numpy as np
 
 from boon_env.games.boyn.rules import Deal, GameConfig, Round
 
 
-def random_rounds(
-    num_players: int, rounds: int, rng: np.random.Generator, uniforms: Sequence[float]
-) -> int:
-    """Play ``rounds`` rounds of random legal moves (move ``k`` the legal action at
-    ``uniforms[k % 2**20]`` of the way through the list) on the bare rules engine, dealing
-    from ``rng``; returns the decisions made. ``boon bench`` times it as the ``scalar``
-    engine."""
+def new_round(num_players: int, index: int, rng: np.random.Generator) -> Round:
+    """Round ``index`` of a benchmark: dealt from ``rng`` (which also reshuffles), the deal
+    passing left."""
     config = GameConfig(num_players=num_players)
-    k = decisions = 0
-    for i in range(rounds):
-        state = Round(config, Deal.random(config, rng), i % num_players, rng)
-        while not state.is_over:
-            actions = state.legal_actions()
-            state.apply(actions[int(uniforms[k] * len(actions))])
-            k = (k + 1) & 0xFFFFF
-            decisions += 1
-    return decisions
+    return Round(config, Deal.random(config, rng), index % num_players, rng)
+
+
+def score(state: Round) -> object:
+    """Nothing to add: a BOYN round scores itself as it ends."""
+    return state.is_over

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from agents.games.base import GameSpec
+from agents.games.base import GameSpec, RulesPlay
 from agents.games.boyn import bench
 from agents.games.boyn.arena import BOYN as BOYN_ARENA
 from agents.games.boyn.heuristic import BoynHeuristicAgent, BoynHeuristicParams
@@ -23,7 +23,7 @@ BOYN = GameSpec(
     players={"random": random_player, "heuristic": heuristic_player, "ppo": ppo_player},
     heuristic=BoynHeuristicAgent,
     terminal=BoynTerminal,
-    random_rounds=bench.random_rounds,
+    rules_play=RulesPlay(bench.new_round, bench.score),
     # The margin: the others' mean points added minus mine (what the arena ranks by).
     unit="margin",
     value_name="margin",

@@ -8,12 +8,12 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from agents.games.base import ArenaGame, GameSpec, PlayedRound, pooled, result_json
+from agents.games.base import ArenaGame, GameSpec, PlayedRound, RulesPlay, pooled, result_json
 from agents.players.base import Agent, PlayerRequest
 from agents.players.builders import random_player
 from boon_env.games import EnvSpec
 from tests.helpers.toy import env
-from tests.helpers.toy.rules import PLAYER_COUNTS, GameConfig, new_game, random_hands
+from tests.helpers.toy.rules import PLAYER_COUNTS, Game, GameConfig, new_game, random_hands
 
 
 class HighestCard:
@@ -80,18 +80,9 @@ def summarize(specs: Sequence[str], per_deal: Sequence[Sequence[Record]]) -> lis
     return [Result(spec, m, (m - h, m + h)) for spec, m, h, _ in pooled(specs, per_deal)]
 
 
-def random_rounds(
-    num_players: int, rounds: int, rng: np.random.Generator, u: Sequence[float]
-) -> int:
-    """Random play on the bare rules; the decisions made."""
-    config, decisions = GameConfig(num_players), 0
-    for i in range(rounds):
-        game = new_game(config, random_hands(num_players, rng), i % num_players)
-        while not game.is_over:
-            legal = [c for c in range(6) if game.round.legal_mask() >> c & 1]
-            game.apply(legal[int(u[decisions % len(u)] * len(legal))])
-            decisions += 1
-    return decisions
+def new_round(num_players: int, index: int, rng: np.random.Generator) -> Game:
+    """A game of random cards (one round is the game), the lead passing left."""
+    return new_game(GameConfig(num_players), random_hands(num_players, rng), index % num_players)
 
 
 TOY = GameSpec(
@@ -100,7 +91,7 @@ TOY = GameSpec(
     players={"random": random_player, "heuristic": heuristic_player},
     heuristic=HighestCard,
     terminal=None,
-    random_rounds=random_rounds,
+    rules_play=RulesPlay(new_round, lambda game: game.winners),
     unit="tricks",
     value_name="tricks",
     value_of="mean_value",

@@ -475,7 +475,10 @@ def _strongest(cards: Sequence[int]) -> int:
 
 def actions_of(legal: int) -> list[int]:
     """The action ids of a legal-action bitmask, ascending (cards first, then pick, pass)."""
-    return [*cards_of(legal), *(a for a in (PICK, PASS) if legal >> a & 1)]
+    actions = list(cards_of(legal))
+    if legal >> PICK:  # only the pick decision has actions above the cards
+        actions += [a for a in (PICK, PASS) if legal >> a & 1]
+    return actions
 
 
 def action_name(action: int) -> str:

@@ -87,6 +87,10 @@ class Game:
     round: Round
     rounds_played: int = 0
 
+    def legal_actions(self) -> list[int]:
+        """The cards the seat to act may play."""
+        return [card for card in range(NUM_CARDS) if self.round.legal_mask() >> card & 1]
+
     def apply(self, card: int) -> list[float] | None:
         """Play a card; the round's values once it is over."""
         self.round.apply(card)
