@@ -16,9 +16,10 @@ terminal and spec), and one :func:`register` call: ``docs/architecture.md`` says
 from __future__ import annotations
 
 from agents.games.base import GameSpec
+from boon_env.core.registry import Registry
 from boon_env.games import register_env, unregister_env
 
-GAMES: dict[str, GameSpec] = {}
+GAMES: Registry[GameSpec] = Registry()
 """The registered games by name, in the order they were registered (the first is the default)."""
 
 
@@ -28,10 +29,10 @@ def register(spec: GameSpec) -> None:
     Raises:
         ValueError: another game of that name is registered.
     """
-    if GAMES.get(spec.name, spec) != spec:
+    if GAMES.get(spec.name, spec) != spec:  # checked first: nothing is registered then
         raise ValueError(f"a different game named {spec.name!r} is registered already")
     register_env(spec.env)
-    GAMES[spec.name] = spec
+    GAMES.add(spec.name, spec)
 
 
 def unregister(name: str) -> None:
@@ -52,11 +53,7 @@ def game_spec(name: str | None = None) -> GameSpec:
     Raises:
         ValueError: no game of that name (listing the known ones).
     """
-    if name is None:
-        return next(iter(GAMES.values()))
-    if name not in GAMES:
-        raise ValueError(f"unknown game {name!r}; known games: {', '.join(GAMES)}")
-    return GAMES[name]
+    return GAMES.lookup(name)
 
 
 def game_with(name: str | None, feature: str, doing: str) -> GameSpec:

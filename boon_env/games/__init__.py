@@ -25,6 +25,8 @@ from functools import cached_property
 from types import ModuleType
 from typing import Any
 
+from boon_env.core.registry import Registry
+
 
 def load(reference: str) -> Any:
     """The object a ``"package.module:attribute"`` reference names (the module imported)."""
@@ -103,7 +105,7 @@ class EnvSpec:
         return getattr(self.module("vector"), self.vector)
 
 
-ENVS: dict[str, EnvSpec] = {}
+ENVS: Registry[EnvSpec] = Registry()
 
 
 def register_env(spec: EnvSpec) -> None:
@@ -112,9 +114,7 @@ def register_env(spec: EnvSpec) -> None:
     Raises:
         ValueError: another game of that name is registered.
     """
-    if ENVS.get(spec.name, spec) != spec:
-        raise ValueError(f"a different game named {spec.name!r} is registered already")
-    ENVS[spec.name] = spec
+    ENVS.add(spec.name, spec)
 
 
 def unregister_env(name: str) -> None:
@@ -128,11 +128,7 @@ def env_spec(name: str | None = None) -> EnvSpec:
     Raises:
         ValueError: no game of that name (listing the known ones).
     """
-    if name is None:
-        return next(iter(ENVS.values()))
-    if name not in ENVS:
-        raise ValueError(f"unknown game {name!r}; known games: {', '.join(ENVS)}")
-    return ENVS[name]
+    return ENVS.lookup(name)
 
 
 for _spec in (

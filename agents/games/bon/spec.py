@@ -7,20 +7,17 @@ from agents.games.bon import bench
 from agents.games.bon.arena import BON as BON_ARENA
 from agents.games.bon.heuristic import BonHeuristicAgent, BonHeuristicParams
 from agents.games.bon.terminal import BonTerminal
-from agents.players.base import Agent, PlayerRequest
-from agents.players.builders import ppo_player, random_player
+from agents.players.builders import heuristic_player, ppo_player, random_player
 from boon_env.games import env_spec
-
-
-def heuristic_player(request: PlayerRequest) -> Agent:
-    """``heuristic[:name=value,...]``: :class:`BonHeuristicAgent` with named parameters."""
-    return BonHeuristicAgent(request.params(BonHeuristicParams), name=request.spec)
-
 
 BON = GameSpec(
     env=env_spec("bon"),
     arena=BON_ARENA,
-    players={"random": random_player, "heuristic": heuristic_player, "ppo": ppo_player},
+    players={
+        "random": random_player,
+        "heuristic": heuristic_player(BonHeuristicAgent, BonHeuristicParams),
+        "ppo": ppo_player,
+    },
     heuristic=BonHeuristicAgent,
     terminal=BonTerminal,
     rules_play=RulesPlay(bench.new_round, bench.score),

@@ -1,17 +1,11 @@
-"""Builders of Boon's own players (:data:`~agents.players.base.PlayerBuilder`): ``heuristic``,
-``search``, ``expert`` and the holdings bidders ``blind``, ``cautious`` and ``bold``."""
+"""Builders of Boon's own players (:data:`~agents.players.base.PlayerBuilder`): ``search``,
+``expert`` and the holdings bidders ``blind``, ``cautious`` and ``bold``."""
 
 from __future__ import annotations
 
-from agents.games.boon.heuristic import HeuristicAgent, HeuristicParams
 from agents.games.boon.holdings import HoldingBidder, parse_holding_spec
 from agents.games.boon.search import EXPERT, SearchAgent, SearchParams
 from agents.players.base import Agent, PlayerRequest
-
-
-def heuristic_player(request: PlayerRequest) -> Agent:
-    """``heuristic[:name=value,...]``: :class:`HeuristicAgent` with named parameters."""
-    return HeuristicAgent(request.params(HeuristicParams), name=request.spec)
 
 
 def search_player(request: PlayerRequest) -> Agent:

@@ -5,15 +5,14 @@ from __future__ import annotations
 from agents.games.base import GameSpec, RulesPlay
 from agents.games.boon import bench, games
 from agents.games.boon.arena import BOON as BOON_ARENA
-from agents.games.boon.heuristic import HeuristicAgent
+from agents.games.boon.heuristic import HeuristicAgent, HeuristicParams
 from agents.games.boon.players import (
     expert_player,
-    heuristic_player,
     holding_player,
     search_player,
 )
 from agents.games.boon.terminal import BoonTerminal
-from agents.players.builders import ppo_player, random_player, rllib_player
+from agents.players.builders import heuristic_player, ppo_player, random_player, rllib_player
 from boon_env.games import env_spec
 
 BOON = GameSpec(
@@ -21,7 +20,7 @@ BOON = GameSpec(
     arena=BOON_ARENA,
     players={
         "random": random_player,
-        "heuristic": heuristic_player,
+        "heuristic": heuristic_player(HeuristicAgent, HeuristicParams),
         "search": search_player,
         "expert": expert_player,
         "ppo": ppo_player,

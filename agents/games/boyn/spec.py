@@ -7,20 +7,17 @@ from agents.games.boyn import bench
 from agents.games.boyn.arena import BOYN as BOYN_ARENA
 from agents.games.boyn.heuristic import BoynHeuristicAgent, BoynHeuristicParams
 from agents.games.boyn.terminal import BoynTerminal
-from agents.players.base import Agent, PlayerRequest
-from agents.players.builders import ppo_player, random_player
+from agents.players.builders import heuristic_player, ppo_player, random_player
 from boon_env.games import env_spec
-
-
-def heuristic_player(request: PlayerRequest) -> Agent:
-    """``heuristic[:name=value,...]``: :class:`BoynHeuristicAgent` with named parameters."""
-    return BoynHeuristicAgent(request.params(BoynHeuristicParams), name=request.spec)
-
 
 BOYN = GameSpec(
     env=env_spec("boyn"),
     arena=BOYN_ARENA,
-    players={"random": random_player, "heuristic": heuristic_player, "ppo": ppo_player},
+    players={
+        "random": random_player,
+        "heuristic": heuristic_player(BoynHeuristicAgent, BoynHeuristicParams),
+        "ppo": ppo_player,
+    },
     heuristic=BoynHeuristicAgent,
     terminal=BoynTerminal,
     rules_play=RulesPlay(bench.new_round, bench.score),
