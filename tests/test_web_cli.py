@@ -73,8 +73,9 @@ def test_the_server_prints_its_address_serves_and_stops_on_ctrl_c(replay):
     ) as process:
         try:
             line = process.stdout.readline()
-            assert line.startswith("Boon table at http://127.0.0.1:"), line
-            url = line.split()[3]
+            what = f"replay of {REPLAY}" if replay else "Boon table"
+            assert line.startswith(f"{what} at http://127.0.0.1:"), line
+            url = line.removeprefix(f"{what} at ").split()[0]
             with urllib.request.urlopen(url, timeout=30) as response:
                 assert response.status == 200 and b"app.js" in response.read()
             process.send_signal(signal.SIGINT)

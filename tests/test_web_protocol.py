@@ -86,7 +86,8 @@ def test_hello_describes_the_table(client):
 
 def test_a_whole_game_through_the_protocol(client, app):
     replies = client.request({"type": "new"})
-    assert replies[0] == {"type": "joined", "game": client.game, "_raw": replies[0]["_raw"]}
+    assert replies[0]["type"] == "joined" and replies[0]["game"] == client.game
+    assert replies[0]["game_name"] == "boon" and replies[0]["players"] == 4
     rounds = 0
     while True:
         replies = play_until_round_ends(client, replies)
@@ -576,7 +577,7 @@ def test_bad_settings_are_one_line_errors():
         create_app(4, ["wizard"])
     with pytest.raises(ValueError, match="1 spec or 3"):
         create_app(4, ["heuristic", "random"])
-    with pytest.raises(ValueError, match="num_players"):
+    with pytest.raises(ValueError, match="a Boon table has 3-5 players, got 6"):
         create_app(6)
     with pytest.raises(ValueError, match="cannot read replay file"):
         create_app(replay="/no/such/file.jsonl")
