@@ -90,7 +90,7 @@ class _Entry:
     owner: str
     last_used: float
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    coach: bool = True  # the person asked for the coach in the page's setup
+    coach: bool = False  # the person turned the coach on in the page's setup (the page's box)
     saved: int = 0  # finished rounds written to the replay file
     replay_file: Path | None = None
 
@@ -694,7 +694,7 @@ async def _handle(server: _Server, request: dict[str, Any], owner: str) -> list[
         if kind == "join":
             return [_joined(game_id, entry), _tagged(game_id, [session.message()])[0]]
         if kind == "coach":
-            if not (server.coach and entry.coach):
+            if not server.coach:
                 raise ClientError("the coach is off on this server")
             samples = server.coach_samples if request.get("search") else None
             policy = server.policy(session.web.name, session.num_players)
@@ -718,7 +718,7 @@ async def _new_game(server: _Server, request: dict[str, Any], owner: str) -> lis
     session = await anyio.to_thread.run_sync(server.new_session, choice, seed)
     game_id = server.games.add(session, owner)
     entry = server.games.get(game_id)
-    entry.coach = request.get("coach", True)
+    entry.coach = server.coach and request.get("coach", False)
     async with entry.lock:
         opening = await anyio.to_thread.run_sync(session.start)
     server.save(game_id, entry)

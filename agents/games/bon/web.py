@@ -92,7 +92,7 @@ class BonWeb(WebGame):
             "goal": goal,
             "badges": [
                 (["first lead"] if s == state.first_leader else [])
-                + ([f"{state.tricks_won[s]}/{goal}"] if state.tricks_won[s] else [])
+                + ([f"tricks {state.tricks_won[s]}/{goal}"] if state.tricks_won[s] else [])
                 for s in range(n)
             ],
             "notes": [

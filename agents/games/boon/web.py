@@ -221,8 +221,8 @@ class BoonWeb(WebGame):
     deal_keys = frozenset({"hands", "boon"})
     standing_key = "victory_cards"
     coach_note = (
-        "the search player's estimate of the Victory Cards you hold after this round, for each "
-        "move, over sampled deals of the cards you cannot see, played out by the heuristic"
+        "the search player's estimate of the Victory Cards you win (or lose) this round, over "
+        "sampled deals of the cards you cannot see, played out by the heuristic"
     )
 
     def faces(self) -> dict[str, Any]:
