@@ -6,8 +6,8 @@ round's summary. Also: keyboard play, the coach, burying with undo, resuming aft
 the notice after a server restart, and replays of every game.
 
 A browser that cannot start fails these tests; ``.ci/run`` installs Chromium when missing.
-Screenshots go to pytest's ``tmp_path``, or to ``$BOON_SCREENSHOTS`` (a folder) when set: that
-is how ``docs/img/web_phone.png`` and ``docs/img/web_desktop.png`` were made.
+Screenshots go to pytest's ``tmp_path``, or to ``$BOON_SCREENSHOTS`` (a folder) when set
+(``docs/img/web_phone.png`` and ``docs/img/web_desktop.png`` show the same table).
 """
 
 from __future__ import annotations

@@ -37,6 +37,14 @@ def test_a_bad_replay_file_is_one_line(capsys, tmp_path):
     assert "line 4: not JSON" in one_line_error(capsys, ["--replay", str(bad)])
 
 
+def test_a_file_of_no_known_game_is_one_line(capsys, tmp_path):
+    strange = tmp_path / "strange.jsonl"
+    strange.write_text('{"deal": {"cards": []}}\n')
+    error = one_line_error(capsys, ["--replay", str(strange)])
+    assert "line 1: not a round of any game the browser shows" in error
+    assert "boon: boon, hands; bon: hands, leftovers; boyn: hands, stock" in error
+
+
 def test_a_port_in_use_is_one_line(capsys):
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
