@@ -180,6 +180,8 @@ def _build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1", help="address (default 127.0.0.1)")
     serve.add_argument("--port", type=int, default=8000, help="port (default 8000; 0: any free)")
     _add_game_option(serve)
+    # Without --game: the page starts with the default game, and a replay shows its own game.
+    serve.set_defaults(game=None)
     serve.add_argument("--players", type=int, default=None, help="players (default 4)")
     serve.add_argument(
         "--opponents",
@@ -189,6 +191,13 @@ def _build_parser() -> argparse.ArgumentParser:
         help=f"one spec for every opponent, or one per opponent seat; {_SPEC_HELP}",
     )
     serve.add_argument("--replay", metavar="FILE.jsonl", help="a 'boon arena --save' file")
+    serve.add_argument(
+        "--replay-dir",
+        default=str(_default_replay_dir()),
+        metavar="DIR",
+        help="save every game's finished rounds here, a replay file per game "
+        "(default %(default)s; '' saves nothing)",
+    )
     serve.add_argument("--seed", type=int, default=None, help="seed of the deals and the agents")
     serve.add_argument(
         "--start-timeout",
@@ -472,6 +481,12 @@ def _run_advise(args: argparse.Namespace) -> int:
 
 
 # -------------------------------------------------------------------------------------- serve
+def _default_replay_dir() -> Path:
+    """Where ``boon serve`` saves games' rounds: the user's cache folder."""
+    cache = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(cache) / "boon" / "replays"
+
+
 def _run_serve(args: argparse.Namespace) -> int:
     game = _game(args, "web", "the browser table")
     players = game.default_players if args.players is None else args.players
@@ -495,12 +510,17 @@ def _run_serve(args: argparse.Namespace) -> int:
             idle_timeout=args.idle_timeout,
             max_games=args.max_games,
             max_games_per_client=args.max_games_per_client,
+            game=args.game,
+            replay_dir=args.replay_dir or None,
             allowed_hosts=names,
         )
         listener = web.listen(args.host, args.port)
     except ValueError as error:  # a bad spec, replay file or address
         raise UsageError(str(error)) from None
-    print(f"{game.title} table at {web.url_of(listener)} (Ctrl+C to stop)", flush=True)
+    what = f"replay of {args.replay}" if args.replay else f"{game.title} table"
+    print(f"{what} at {web.url_of(listener)} (Ctrl+C to stop)", flush=True)
+    if args.replay_dir and not args.replay:
+        print(f"finished rounds are saved in {args.replay_dir}", flush=True)
     if "*" in names:
         print(f"warning: listening on {args.host}: anyone who can reach it can use this table")
     web.run(app, listener, args.max_games)

@@ -156,8 +156,9 @@ class GameSpec:
             none.
         training: a ``"module:attribute"`` reference to its self-play recipe
             (:class:`agents.training.recipe.Recipe`), loaded only by training.
-        web: a ``"module:attribute"`` reference to its browser table's session class, or
-            ``None``: not served in the browser yet.
+        web: a ``"module:attribute"`` reference to its browser table
+            (:class:`agents.web.game.WebGame`: sessions, replays, the coach, the rules page),
+            or ``None``: not served in the browser.
         rllib: a ``"module:attribute"`` reference to its RLlib ``MultiAgentEnv`` adapter, which
             ``train_rllib.py`` trains on, or ``None``: not trained with RLlib yet.
     """

@@ -1,8 +1,10 @@
 """The web table: a Starlette app serving the page and one WebSocket protocol (``docs/web.md``).
 
 :func:`create_app` builds the app for one server: every game is a
-:class:`~agents.web.session.GameSession` against the opponents named on the command line, or,
-with ``replay``, the viewer of a recorded file. The server is the authority: each client message
+:class:`~agents.web.session.GameSession` of any game served in the browser (the registry's
+games with a ``web`` entry), against the opponents named on the command line or chosen in the
+page, or, with ``replay``, the viewer of a recorded file of any of them. Nothing here names a
+game. The server is the authority: each client message
 is size-limited, parsed and checked against the game before anything changes, and a client only
 ever receives what :mod:`agents.web.session` shows the person's seat. :func:`run` serves it under
 uvicorn.
@@ -31,25 +33,18 @@ from starlette.applications import Starlette
 from starlette.datastructures import Headers
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, PlainTextResponse, Response
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from agents.games.boon.search import SearchParams
 from agents.players.policy import ModelFileError, NumpyPolicy
 from agents.players.trained import default_model
 from agents.specs import make_agent
+from agents.web.game import WebGame, web_games
 from agents.web.replay import RecordedRound, load_replay
-from agents.web.session import (
-    GameSession,
-    RefusedError,
-    card_points,
-    load_coach_policy,
-    parse_action,
-)
-from boon_env.games.boon.rules import GameConfig
+from agents.web.session import GameSession, RefusedError, load_coach_policy
 
 STATIC = Path(__file__).parent / "static"
 # The largest client message accepted: every valid one is well under 200 bytes.
@@ -65,14 +60,23 @@ _HOST_HEADER = re.compile(
 )
 # Fields each client message type carries (besides "type"); anything else is malformed.
 _FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
-    "new": {},
+    "new": {
+        "game_name": (str,),
+        "players": (int,),
+        "opponents": (str,),
+        "coach": (bool,),
+        "seed": (int,),
+    },
     "join": {"game": (str,)},
     "act": {"game": (str,), "action": (str,)},
     "next": {"game": (str,)},
     "coach": {"game": (str,), "search": (bool,)},
     "frame": {"round": (int,), "step": (int,)},
 }
-_OPTIONAL = frozenset({"search"})
+_OPTIONAL = frozenset({"search", "game_name", "players", "opponents", "coach", "seed"})
+# The opponents the page offers for every game, besides those named on the command line.
+OPPONENT_CHOICES = ("heuristic", "random")
+MAX_SEED = 2**32 - 1
 _log = logging.getLogger(__name__)
 
 
@@ -86,6 +90,9 @@ class _Entry:
     owner: str
     last_used: float
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    coach: bool = False  # the person turned the coach on in the page's setup (the page's box)
+    saved: int = 0  # finished rounds written to the replay file
+    replay_file: Path | None = None
 
 
 class Games:
@@ -176,73 +183,185 @@ class Games:
         return entry.last_used + self.idle_timeout
 
 
+@dataclass(frozen=True)
+class Choice:
+    """A game the page may start: which game, how many players, the opponents' specs."""
+
+    game: str
+    players: int
+    opponents: tuple[str, ...]
+
+
 class _Server:
-    """What the app's handlers share: the settings, the open games, the coach's policy."""
+    """What the app's handlers share: the settings, the open games, the coach's policies."""
 
     def __init__(
         self,
-        config: GameConfig,
-        opponents: list[str],
+        webs: dict[str, WebGame],
+        default: Choice,
         replay: list[RecordedRound] | None,
         games: Games,
         start_timeout: float,
         seed: int | None,
         coach: bool,
-        coach_policy: NumpyPolicy | None,
+        coach_model: str | Path | None,
         coach_samples: int,
+        replay_dir: Path | None,
     ) -> None:
-        self.config = config
-        self.opponents = opponents
+        self.webs = webs
+        self.default = default
         self.replay = replay
         self.games = games
         self.start_timeout = start_timeout
         self.coach = coach
-        self.coach_policy = coach_policy
-        self.coach_search = SearchParams(samples=coach_samples)
+        self.coach_samples = coach_samples
+        self.replay_dir = replay_dir
+        self.boot = secrets.token_urlsafe(8)  # tells a page whether the server restarted
         self._seeds = np.random.SeedSequence(seed)  # one child per game: seeded servers repeat
+        self._policies: dict[tuple[str, int], NumpyPolicy | None] = {}
+        if coach and replay is None:  # a bad model file is an error now, not in a game
+            key = (default.game, default.players)
+            self._policies[key] = _coach_policy(coach_model, *key)
+
+    @property
+    def opponents(self) -> list[str]:
+        """The default game's opponents, one spec per seat."""
+        return list(self.default.opponents)
 
     def hello(self) -> dict[str, Any]:
         """The first message of every connection: what this server offers."""
         message: dict[str, Any] = {
             "type": "hello",
             "mode": "replay" if self.replay is not None else "play",
-            "card_points": card_points(),
+            "server": self.boot,
+            "idle_timeout": self.games.idle_timeout,
         }
         if self.replay is not None:
+            web = self.replay[0].web
             message["rounds"] = len(self.replay)
-        else:
-            message["players"] = self.config.num_players
-            message["seats"] = ["you", *self.opponents]
-            message["coach"] = self.coach
-            message["coach_policy"] = self.coach_policy is not None
+            message["game"] = web.name
+            message["games"] = {web.name: self._offer(web)}
+            return message
+        default = self.default
+        message["game"] = default.game
+        message["games"] = {name: self._offer(web) for name, web in self.webs.items()}
+        message["players"] = default.players
+        message["seats"] = ["you", *default.opponents]
+        message["coach"] = self.coach
+        message["coach_policy"] = (
+            self.coach and self.policy(default.game, default.players) is not None
+        )
         return message
 
-    def new_session(self) -> GameSession:
-        """A game at seat 0 against fresh opponents (built here: some load a model)."""
-        seed = int(self._seeds.spawn(1)[0].generate_state(1)[0])
-        agents = {
-            seat: make_agent(spec, seed + seat, self.config.num_players)
-            for seat, spec in enumerate(self.opponents, 1)
+    def _offer(self, web: WebGame) -> dict[str, Any]:
+        spec = web.spec
+        choices = list(OPPONENT_CHOICES)
+        if web.name == self.default.game:
+            choices.insert(0, _opponents_text(self.default.opponents))
+        return {
+            "title": spec.title,
+            "unit": spec.unit,
+            "players": list(spec.player_counts),
+            "default_players": self.default.players
+            if web.name == self.default.game
+            else spec.default_players,
+            "opponents": list(dict.fromkeys(choices)),
+            "faces": web.faces(),
+            "coach_note": web.coach_note,
         }
-        return GameSession(self.config, agents, human=0, seed=seed)
+
+    def choice(self, request: dict[str, Any]) -> Choice:
+        """The game a ``new`` message asks for (what it leaves out: the server's default).
+
+        Raises:
+            ClientError: an unknown game, a table size it does not allow, opponents the page
+                does not offer.
+        """
+        name = request.get("game_name", self.default.game)
+        if name not in self.webs:
+            raise ClientError(
+                f"unknown game {name!r:.40}; this server plays {', '.join(self.webs)}"
+            )
+        spec = self.webs[name].spec
+        same = name == self.default.game
+        players = request.get("players", self.default.players if same else spec.default_players)
+        if players not in spec.player_counts:
+            raise ClientError(f"a {spec.title} table has {_counts(spec.player_counts)} players")
+        offered = self._offer(self.webs[name])["opponents"]
+        text = request.get("opponents", offered[0])
+        if text not in offered:
+            raise ClientError(f"opponents must be one of: {'; '.join(offered)}")
+        opponents = tuple(part.strip() for part in text.split(","))
+        if len(opponents) == 1:
+            opponents *= players - 1
+        if len(opponents) != players - 1:
+            raise ClientError(f"{text!r} names opponents for another table size")
+        return Choice(name, players, opponents)
+
+    def new_session(self, choice: Choice, seed: int | None = None) -> GameSession:
+        """A game at seat 0 against fresh opponents (built here: some load a model)."""
+        if seed is None:
+            seed = int(self._seeds.spawn(1)[0].generate_state(1)[0])
+        agents = {
+            seat: make_agent(spec, seed + seat, choice.players, choice.game)
+            for seat, spec in enumerate(choice.opponents, 1)
+        }
+        seats = ["you", *choice.opponents]
+        return GameSession(self.webs[choice.game], choice.players, agents, 0, seed, seats)
+
+    def policy(self, game: str, players: int) -> NumpyPolicy | None:
+        """The coach's policy for a game and table size: its shipped model, if one ships."""
+        key = (game, players)
+        if key not in self._policies:
+            self._policies[key] = _coach_policy(None, game, players)
+        return self._policies[key]
+
+    def save(self, game_id: str, entry: _Entry) -> None:
+        """Append the game's newly finished rounds to its replay file (one per game)."""
+        records = entry.session.records
+        if self.replay_dir is None or entry.saved == len(records):
+            return
+        if entry.replay_file is None:
+            stamp = time.strftime("%Y%m%d-%H%M%S")
+            name = f"{stamp}-{entry.session.web.name}-{game_id[:8]}.jsonl"
+            entry.replay_file = self.replay_dir / name
+        try:
+            self.replay_dir.mkdir(parents=True, exist_ok=True)
+            with entry.replay_file.open("a", encoding="utf-8") as file:
+                for record in records[entry.saved :]:
+                    file.write(json.dumps(record) + "\n")
+        except OSError as error:  # a full disk must not end the game being played
+            _log.warning("cannot save the replay %s: %s", entry.replay_file, error)
+            return
+        entry.saved = len(records)
 
 
-def _coach_policy(path: str | Path | None, players: int) -> NumpyPolicy | None:
+def _opponents_text(specs: Sequence[str]) -> str:
+    distinct = list(dict.fromkeys(specs))
+    return distinct[0] if len(distinct) == 1 else ", ".join(specs)
+
+
+def _counts(counts: Sequence[int]) -> str:
+    return f"{counts[0]}-{counts[-1]}"
+
+
+def _coach_policy(path: str | Path | None, game: str, players: int) -> NumpyPolicy | None:
     """The coach's policy: the given model file (a bad one is an error), else the shipped model
-    for the table size, if one ships."""
+    for the game and table size, if one ships."""
     if path is None:
         try:
-            path = default_model(players)
+            path = default_model(players, game)
         except ModelFileError:
             return None
-    return load_coach_policy(path, players)
+    return load_coach_policy(path, players, game)
 
 
 def create_app(
-    players: int = 4,
+    players: int | None = None,
     opponents: Sequence[str] = ("heuristic",),
     replay: str | Path | None = None,
     *,
+    game: str | None = None,
     seed: int | None = None,
     start_timeout: float = 60.0,
     idle_timeout: float = 300.0,
@@ -251,14 +370,18 @@ def create_app(
     coach: bool = True,
     coach_model: str | Path | None = None,
     coach_samples: int = 100,
+    replay_dir: str | Path | None = None,
     allowed_hosts: Sequence[str] = LOOPBACK_HOSTS,
 ) -> Starlette:
     """The web table app.
 
     Args:
-        players: seats at the table (3, 4 or 5); the person sits at seat 0.
+        players: seats at the default game's table (``None``: the game's default); the
+            person sits at seat 0.
         opponents: one agent spec for every other seat, or one per seat.
         replay: a ``boon arena --save`` file to show instead of playing (read once, here).
+        game: the game the page starts with (``None``: the registry's default), or the game
+            of the ``replay`` file (``None``: the game its deals show).
         seed: seed of the deals and agents (``None``: fresh games every time).
         start_timeout: seconds a connection may take to start or join a game (or, for a
             replay, to ask for a frame) before it is closed.
@@ -267,21 +390,30 @@ def create_app(
         max_games: games open at once; a new game beyond it is refused.
         max_games_per_client: games open at once started from one client address; a new
             game beyond it is refused.
-        coach: whether the person may ask the coach for advice (the model's probabilities and
-            the search player's estimates).
-        coach_model: the model whose probabilities the coach shows; ``None``: the shipped
-            model for the table size (without one, the coach gives search estimates only).
-        coach_samples: sampled deals behind each search estimate the coach shows.
+        coach: whether the person may ask the coach for advice (each move's expected value,
+            and a shipped model's probabilities where one ships).
+        coach_model: the model whose probabilities the coach shows for the default game;
+            ``None``: the shipped model for the game and table size, if one ships.
+        coach_samples: sampled deals behind each estimate the coach shows.
+        replay_dir: where every game's finished rounds are saved, one ``boon arena --save``
+            file per game (``None``: nowhere).
         allowed_hosts: host names the page may be reached by (``"*"``: any), which keeps
             other web sites from reaching a local server by DNS rebinding.
 
     Raises:
-        ValueError: a bad table size, agent spec or limit, or an unreadable replay file (one
-            line).
+        ValueError: a bad game, table size, agent spec or limit, or an unreadable replay file
+            (one line).
     """
     if start_timeout <= 0:
         raise ValueError(f"start_timeout must be > 0, got {start_timeout}")
-    config = GameConfig(num_players=players)
+    webs = web_games()
+    rounds = load_replay(replay, game) if replay is not None else None
+    name = game or next(iter(webs))
+    if name not in webs:
+        raise ValueError(f"{name} is not served in the browser; these are: {', '.join(webs)}")
+    spec = webs[name].spec
+    players = spec.default_players if players is None else players
+    spec.check_players(players)
     specs = list(opponents)
     if len(specs) == 1:
         specs *= players - 1
@@ -289,19 +421,19 @@ def create_app(
         raise ValueError(
             f"opponents takes 1 spec or {players - 1} (one per opponent), got {len(specs)}"
         )
-    for spec in dict.fromkeys(specs):
-        make_agent(spec, num_players=players)  # a bad spec is an error now, not in a game
-    rounds = load_replay(replay) if replay is not None else None
+    for agent_spec in dict.fromkeys(specs):
+        make_agent(agent_spec, num_players=players, game=name)  # a bad spec is an error now
     server = _Server(
-        config,
-        specs,
+        webs,
+        Choice(name, players, tuple(specs)),
         rounds,
         Games(max_games, idle_timeout, max_games_per_client),
         start_timeout,
         seed,
         coach,
-        _coach_policy(coach_model, players) if coach and rounds is None else None,
+        coach_model,
         coach_samples,
+        None if replay_dir is None else Path(replay_dir),
     )
 
     @contextlib.asynccontextmanager
@@ -315,9 +447,13 @@ def create_app(
     async def socket_route(websocket: WebSocket) -> None:
         await _play_socket(server, websocket)
 
+    async def rules_route(request: Request) -> Response:
+        return _rules(server, request.path_params["game"])
+
     app = Starlette(
         routes=[
             Route("/", _index),
+            Route("/rules/{game}", rules_route),
             WebSocketRoute("/ws", socket_route),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
@@ -329,6 +465,14 @@ def create_app(
     )
     app.state.server = server
     return app
+
+
+def _rules(server: _Server, game: str) -> Response:
+    """A game's rules panel: its rules section of the docs, as Markdown in JSON."""
+    web = server.webs.get(game)
+    if web is None:
+        return PlainTextResponse("no such game", status_code=404)
+    return JSONResponse({"game": game, "title": web.spec.title, "markdown": web.rules.markdown()})
 
 
 async def _index(request: Request) -> Response:
@@ -542,29 +686,43 @@ async def _handle(server: _Server, request: dict[str, Any], owner: str) -> list[
     if server.replay is not None:
         raise ClientError("this server shows a replay; games cannot be played on it")
     if kind == "new":
-        server.games.admit(owner)  # before building the game: some opponents load a model
-        session = await anyio.to_thread.run_sync(server.new_session)
-        game_id = server.games.add(session, owner)
-        entry = server.games.get(game_id)
-        async with entry.lock:
-            opening = await anyio.to_thread.run_sync(session.start)
-        return [_joined(game_id), *_tagged(game_id, opening)]
+        return await _new_game(server, request, owner)
     game_id = request["game"]
     entry = server.games.get(game_id)
     async with entry.lock:  # one move at a time per game, whichever connection sends it
         session = entry.session
         if kind == "join":
-            return [_joined(game_id), _tagged(game_id, [session.message()])[0]]
+            return [_joined(game_id, entry), _tagged(game_id, [session.message()])[0]]
         if kind == "coach":
             if not server.coach:
                 raise ClientError("the coach is off on this server")
-            search = server.coach_search if request.get("search") else None
-            advice = await _run(session.coach, server.coach_policy, search)
+            samples = server.coach_samples if request.get("search") else None
+            policy = server.policy(session.web.name, session.num_players)
+            advice = await _run(session.coach, policy, samples)
             return [{"type": "coach", "game": game_id, **advice}]
         if kind == "act":
-            action = _parsed_action(request["action"])
-            return _tagged(game_id, await _run(session.act, action))
-        return _tagged(game_id, await _run(session.next_round))
+            action = _parsed_action(session.web, request["action"])
+            replies = _tagged(game_id, await _run(session.act, action))
+        else:
+            replies = _tagged(game_id, await _run(session.next_round))
+        server.save(game_id, entry)
+        return replies
+
+
+async def _new_game(server: _Server, request: dict[str, Any], owner: str) -> list[dict[str, Any]]:
+    choice = server.choice(request)
+    seed = request.get("seed")
+    if seed is not None and not 0 <= seed <= MAX_SEED:
+        raise ClientError(f"seed must be 0-{MAX_SEED}")
+    server.games.admit(owner)  # before building the game: some opponents load a model
+    session = await anyio.to_thread.run_sync(server.new_session, choice, seed)
+    game_id = server.games.add(session, owner)
+    entry = server.games.get(game_id)
+    entry.coach = server.coach and request.get("coach", False)
+    async with entry.lock:
+        opening = await anyio.to_thread.run_sync(session.start)
+    server.save(game_id, entry)
+    return [_joined(game_id, entry), *_tagged(game_id, opening)]
 
 
 async def _run(method: Callable[..., Any], *args: Any) -> Any:
@@ -576,15 +734,24 @@ async def _run(method: Callable[..., Any], *args: Any) -> Any:
         raise ClientError(str(error)) from None
 
 
-def _parsed_action(text: str) -> int:
+def _parsed_action(web: WebGame, text: str) -> int:
     try:
-        return parse_action(text)
+        return web.parse_action(text)
     except ValueError as error:
         raise ClientError(str(error)) from None
 
 
-def _joined(game_id: str) -> dict[str, Any]:
-    return {"type": "joined", "game": game_id}
+def _joined(game_id: str, entry: _Entry) -> dict[str, Any]:
+    """Which game this is: its id, and what the page's setup chose."""
+    session = entry.session
+    return {
+        "type": "joined",
+        "game": game_id,
+        "game_name": session.web.name,
+        "players": session.num_players,
+        "seats": session.seats,
+        "coach": entry.coach,
+    }
 
 
 def _tagged(game_id: str, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -609,6 +776,7 @@ def _frame(server: _Server, index: int, step: int) -> dict[str, Any]:
         "step": step,
         "steps": len(recorded.actions),
         "seats": list(recorded.seats),
+        "game_name": recorded.web.name,
         "deal_index": recorded.deal_index,
         "rotation": recorded.rotation,
         **frame,

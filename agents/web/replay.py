@@ -1,75 +1,83 @@
-"""Recorded rounds (``boon arena --save FILE.jsonl``) read, checked and stepped through.
+"""Recorded rounds (``boon arena --game G --save FILE.jsonl``) read, checked and stepped through.
 
-The file holds one JSON object per line, one line per round::
+The file holds one JSON object per line, one line per round, of any game served in the
+browser::
 
-    {"deal_index": 0, "rotation": 0, "dealer": 0, "seats": ["ppo", "heuristic", ...],
-     "deal": {"hands": [[card ids], ...], "boon": [card ids]},
+    {"deal_index": 0, "rotation": 0, "seats": ["ppo", "heuristic", ...],
+     "deal": {...}, ...the rest of the round's reset options...,
      "actions": [every action id of the round in order], "round": info_round}
 
-where ``info_round`` is ``boon_v0``'s ``info["round"]``. :func:`load_replay` replays every round
-on the rules engine while reading, so a file that does not describe legal, finished rounds
-whose recorded points agree with the replay is refused with the line that is wrong.
+where ``info_round`` is the game's ``info["round"]``. Which game a file records is read from
+its first round's ``deal`` (each game's :attr:`~agents.web.game.WebGame.deal_keys`), unless the
+caller names it. :func:`load_replay` replays every round on the game's rules engine while
+reading, so a file that does not describe legal, finished rounds whose recorded results agree
+with the replay is refused with the line that is wrong.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agents.web.session import RefusedError, event, round_summary, table
-from boon_env.games.boon.rules import Deal, GameConfig, Round, replay
-
-_PER_SEAT_KEYS = ("points", "tricks_won", "payout", "victory_cards")
+from agents.web.game import WebGame, web_game, web_games
+from agents.web.session import RefusedError
 
 
 @dataclass(frozen=True)
 class RecordedRound:
     """One round of a replay file, checked against the rules."""
 
+    web: WebGame
     deal_index: int
     rotation: int
-    dealer: int
+    players: int
     seats: tuple[str, ...]
-    config: GameConfig
-    deal: Deal
+    start: Callable[[], Any]  # deals a fresh copy of the round
     actions: tuple[int, ...]
     info: dict[str, Any]
 
     def frame(self, step: int) -> dict[str, Any]:
         """The table after the first ``step`` actions, every hand shown, with the action that
-        led there and, after the last action, the round's summary.
+        led there, what followed it and, after the last action, the round's summary.
 
         Raises:
             RefusedError: ``step`` is not 0 to the number of actions.
         """
         if type(step) is not int or not 0 <= step <= len(self.actions):
             raise RefusedError(f"step must be 0-{len(self.actions)}, got {step!r}")
-        state = Round(self.config, self.deal, self.dealer)
-        everyone = range(self.config.num_players)
+        web = self.web
+        state = self.start()
+        everyone = range(self.players)
+        names = [f"Seat {seat}" for seat in everyone]
         last = None
+        events, mark = web.after_events(state, 0, names)
         for action in self.actions[:step]:
-            last = event(state, state.current, action, everyone)
+            last = web.move_event(state, state.current, action, everyone)
             state.apply(action)
+            events, mark = web.after_events(state, mark, names)
         done = step == len(self.actions)
-        holdings = self.info["victory_cards"]
-        if not done:  # the recorded holdings are after the round's payments
-            holdings = [vc - paid for vc, paid in zip(holdings, self.info["payout"], strict=True)]
+        info = self.info
+        standing = web.record_standing(info) if done else web.standing_before(info)
         return {
-            "table": table(state, holdings, everyone, show_boon=True),
+            "table": web.table(state, standing, everyone),
+            "names": names,
             "event": last,
-            "summary": round_summary(self.info) if done else None,
+            "events": events,
+            "summary": web.summary(info, state, names, everyone) if done else None,
         }
 
 
-def load_replay(path: str | Path) -> list[RecordedRound]:
-    """Every round of a replay file, in file order (blank lines skipped).
+def load_replay(path: str | Path, game: str | None = None) -> list[RecordedRound]:
+    """Every round of a replay file of ``game`` (``None``: the game its first round's deal
+    shows), in file order (blank lines skipped).
 
     Raises:
         ValueError: one line naming the file, and the line and what is wrong with it, when
-            the file cannot be read, holds no round, or a line is not a round recorded as
-            described in the module docstring.
+            the file cannot be read, holds no round, is not a replay of a game served in the
+            browser, or a line is not a round recorded as described in the module docstring.
     """
     path = Path(path)
     try:
@@ -77,12 +85,15 @@ def load_replay(path: str | Path) -> list[RecordedRound]:
     except (OSError, UnicodeDecodeError) as error:
         reason = error.strerror if isinstance(error, OSError) else "not UTF-8 text"
         raise ValueError(f"cannot read replay file {path}: {reason}") from None
+    web = None if game is None else web_game(game)
     rounds = []
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
-            rounds.append(_parse_round(line))
+            record = _record(line)
+            web = web or _game_of(record)
+            rounds.append(_parse_round(web, record))
         except ValueError as error:
             raise ValueError(f"replay file {path}, line {number}: {error}") from None
     if not rounds:
@@ -90,70 +101,66 @@ def load_replay(path: str | Path) -> list[RecordedRound]:
     return rounds
 
 
-def _parse_round(line: str) -> RecordedRound:
+def _record(line: str) -> dict[str, Any]:
     try:
         record = json.loads(line)
     except json.JSONDecodeError as error:
         raise ValueError(f"not JSON ({error.msg})") from None
     if not isinstance(record, dict):
         raise ValueError("expected a JSON object")
+    return record
+
+
+def _game_of(record: dict[str, Any]) -> WebGame:
+    """The game whose recorded deals hold the keys of ``record``'s deal."""
+    games = web_games()
+    deal = record.get("deal")
+    if isinstance(deal, dict):
+        for web in games.values():
+            if web.deal_keys <= deal.keys():
+                return web
+    known = "; ".join(f"{name}: {', '.join(sorted(w.deal_keys))}" for name, w in games.items())
+    held = ", ".join(sorted(deal)) if isinstance(deal, dict) else "no 'deal' object"
+    raise ValueError(
+        f"not a round of any game the browser shows (its deal holds {held or 'nothing'}; "
+        f"a round's deal holds {known})"
+    )
+
+
+def _parse_round(web: WebGame, record: dict[str, Any]) -> RecordedRound:
     for key, kind in (
         ("deal_index", int),
         ("rotation", int),
-        ("dealer", int),
         ("seats", list),
         ("deal", dict),
         ("actions", list),
         ("round", dict),
     ):
-        if not isinstance(record.get(key), kind) or isinstance(record.get(key), bool):
-            raise ValueError(f"'{key}' must be a {kind.__name__}, got {record.get(key)!r:.60}")
-    deal, info, actions = record["deal"], record["round"], record["actions"]
-    if not isinstance(deal.get("hands"), list) or not isinstance(deal.get("boon"), list):
-        raise ValueError("'deal' must hold the lists 'hands' and 'boon'")
-    config = GameConfig(num_players=len(deal["hands"]))
-    if len(record["seats"]) != config.num_players or not all(
-        isinstance(spec, str) for spec in record["seats"]
-    ):
-        raise ValueError(f"'seats' must name {config.num_players} agents, one per hand")
-    _check_round_info(info, config.num_players)
-    if not all(_is_int(action) for action in actions):
-        raise ValueError("'actions' must be action ids (integers 0-33)")
-    dealt = Deal.from_cards(config, deal["hands"], deal["boon"])
-    state = replay(config, dealt, actions, record["dealer"])
+        value = record.get(key)
+        if not isinstance(value, kind) or isinstance(value, bool):
+            what = "an integer" if kind is int else f"a {'list' if kind is list else 'JSON object'}"
+            raise ValueError(f"'{key}' must be {what}, got {value!r:.60}")
+    players, start = web.replay_start(record)
+    seats, actions = record["seats"], record["actions"]
+    if len(seats) != players or not all(isinstance(spec, str) for spec in seats):
+        raise ValueError(f"'seats' must name {players} agents, one per hand")
+    if not all(type(action) is int for action in actions):
+        raise ValueError(f"'actions' must be action ids (integers 0-{web.spec.num_actions - 1})")
+    state = start()
+    for action in actions:
+        if state.is_over:
+            raise ValueError(f"the round is over after {len(state.history)} of the actions")
+        state.apply(action)
     if not state.is_over:
         raise ValueError(f"the {len(actions)} actions stop before the round ends")
-    if list(info["points"]) != state.points:
-        raise ValueError(
-            f"recorded points {info['points']} disagree with the replayed points {state.points}"
-        )
+    web.check_record(record["round"], state)
     return RecordedRound(
+        web=web,
         deal_index=record["deal_index"],
         rotation=record["rotation"],
-        dealer=record["dealer"],
-        seats=tuple(record["seats"]),
-        config=config,
-        deal=state.deal,
+        players=players,
+        seats=tuple(seats),
+        start=start,
         actions=tuple(actions),
-        info=info,
+        info=record["round"],
     )
-
-
-def _check_round_info(info: dict[str, Any], n: int) -> None:
-    """The parts of ``info_round`` the viewer shows are there and well typed."""
-    for key in _PER_SEAT_KEYS:
-        values = info.get(key)
-        if not isinstance(values, list) or len(values) != n or not all(_is_int(v) for v in values):
-            raise ValueError(f"'round' needs '{key}' as {n} integers, got {values!r:.60}")
-    discards = info.get("discards")
-    if not isinstance(discards, list) or not all(_is_int(card) for card in discards):
-        raise ValueError(f"'round' needs 'discards' as card ids, got {discards!r:.60}")
-    picker = info.get("picker")
-    if not (picker is None or (_is_int(picker) and -1 <= picker < n)):
-        raise ValueError(f"'round' needs 'picker' as a seat or -1, got {picker!r:.60}")
-    if not isinstance(info.get("leaster"), bool):
-        raise ValueError(f"'round' needs 'leaster' as true or false, got {info.get('leaster')!r}")
-
-
-def _is_int(value: object) -> bool:
-    return type(value) is int

@@ -1,51 +1,25 @@
-"""The authoritative game behind the web table, and what each client may see of it.
+"""The authoritative game behind the web table, and what the person's client may see of it.
 
-Nothing here knows about HTTP: :class:`GameSession` holds one person's game against agents on
-the rules engine (:class:`~boon_env.games.boon.rules.Game`), checks every move the person sends,
-runs the agents' moves, and turns the state into the JSON-ready messages the browser draws. The
-replay viewer draws the same :func:`table` with every hand shown.
-
-On the wire every card is its name (``"gold 14"``), every action a card name, ``"pick"`` or
-``"pass"``, and seats are absolute seat numbers. What :func:`table` puts in a seat's message is
-what :func:`boon_env.games.boon.encoding.encode` shows that seat: its own hand, the Boon and the
-buried cards only to the picker once it picked, and public play. The buried cards become public in
-the round's summary, as in ``boon_v0``'s ``info["round"]``.
+Nothing here knows about HTTP or about any one game: a :class:`GameSession` holds one person's
+whole game against agents on a game's rules engine, through its
+:class:`~agents.web.game.WebGame`. It checks every move the person sends, runs the agents'
+moves, and turns the state into the JSON-ready messages the browser draws, each showing only
+what the person's seat may see. It also keeps every finished round as a ``boon arena --save``
+line (:attr:`GameSession.records`), so that a game's rounds can be replayed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from agents.games.boon.heuristic import HeuristicParams
-from agents.games.boon.search import SearchParams, action_values
-from agents.games.boon.view import View
 from agents.players.base import Agent
 from agents.players.policy import NumpyPolicy
 from agents.players.trained import PPOAgent
-from boon_env.boon_v0 import round_info
-from boon_env.games.boon.encoding import action_mask, encode
-from boon_env.games.boon.rules import (
-    PASS,
-    PICK,
-    POINTS,
-    SUIT_MASK,
-    SUIT_NAMES,
-    Deal,
-    Game,
-    GameConfig,
-    Phase,
-    Round,
-    Settlement,
-    action_name,
-    card_name,
-    cards_of,
-    names_of,
-    parse_card,
-)
+from agents.web.game import YOU, WebGame
 
 
 class RefusedError(ValueError):
@@ -53,107 +27,28 @@ class RefusedError(ValueError):
     range); nothing was changed. Any other error while playing is a bug, not the client's."""
 
 
-def load_coach_policy(path: str | Path, num_players: int) -> NumpyPolicy:
+def load_coach_policy(path: str | Path, num_players: int, game: str = "boon") -> NumpyPolicy:
     """The policy of a model file, for the coach: read the way the ``ppo`` agent reads it.
 
     Raises:
-        ValueError: the file is missing, unreadable, or made for another table size.
+        ValueError: the file is missing, unreadable, or made for another table size or game.
     """
-    return PPOAgent(path, num_players=num_players).policy
+    return PPOAgent(path, num_players=num_players, game=game).policy
 
 
-def parse_action(text: object) -> int:
-    """The action id a client names: ``"pick"``, ``"pass"`` or a card name.
-
-    Raises:
-        ValueError: ``text`` is not a string naming an action.
-    """
-    if not isinstance(text, str) or len(text) > 16:
-        raise ValueError(f"action must be a card name, 'pick' or 'pass', got {text!r}")
-    named = {"pick": PICK, "pass": PASS}.get(text.strip().lower())
-    return named if named is not None else parse_card(text)
+def action_mask(legal: int, size: int) -> np.ndarray:
+    """The 0/1 mask over ``size`` action ids of the bitmask ``legal``."""
+    return np.array([legal >> action & 1 for action in range(size)], dtype=np.int8)
 
 
-def card_points() -> dict[str, list[int]]:
-    """Point values by suit and rank (index 0 = rank 1), for drawing the cards' faces."""
-    return {
-        suit: [POINTS[card] for card in cards_of(SUIT_MASK[index])]
-        for index, suit in enumerate(SUIT_NAMES)
-    }
-
-
-def table(
-    state: Round,
-    victory_cards: Sequence[int],
-    shown: Collection[int],
-    show_boon: bool,
-) -> dict[str, Any]:
-    """The table as a client draws it: public play, plus the hands of the ``shown`` seats, and
-    the Boon and buried cards when ``show_boon``."""
-    n = state.config.num_players
-    last = state.tricks[-1] if state.tricks else None
-    return {
-        "players": n,
-        "dealer": state.dealer,
-        "phase": state.phase.name.lower(),
-        "current": state.current,
-        "picker": state.picker,
-        "leaster": state.leaster,
-        "passed": [seat for seat in range(n) if state.passed >> seat & 1],
-        "hand_sizes": [hand.bit_count() for hand in state.hands],
-        "hands": [names_of(state.hands[seat]) if seat in shown else None for seat in range(n)],
-        "boon": names_of(state.boon) if show_boon else None,
-        "discards": names_of(state.discards) if show_boon else None,
-        "to_bury": state.cards_to_discard(),
-        "leader": state.leader,
-        "trick": names_of_in_order(state.trick),
-        "last_trick": None
-        if last is None
-        else {
-            "leader": last.leader,
-            "cards": names_of_in_order(last.cards),
-            "winner": last.winner,
-            "points": sum(POINTS[card] for card in last.cards),
-        },
-        "tricks_played": len(state.tricks),
-        "points": list(state.points),
-        "tricks_won": list(state.tricks_won),
-        "victory_cards": list(victory_cards),
-    }
-
-
-def names_of_in_order(cards: Sequence[int]) -> list[str]:
-    """Card names in the order given (a trick in play order)."""
-    return [card_name(card) for card in cards]
-
-
-def event(state: Round, seat: int, action: int, shown: Collection[int]) -> dict[str, Any]:
-    """What a client is told of ``seat``'s ``action`` in ``state`` (before it is applied): a
-    card buried by a seat not ``shown`` stays secret."""
-    if action in (PICK, PASS):
-        return {"seat": seat, "kind": action_name(action), "card": None}
-    if state.phase is Phase.DISCARD:
-        return {"seat": seat, "kind": "bury", "card": card_name(action) if seat in shown else None}
-    return {"seat": seat, "kind": "play", "card": card_name(action)}
-
-
-def round_summary(info: Mapping[str, Any]) -> dict[str, Any]:
-    """The scored round for a client, from a ``boon_v0`` ``info["round"]`` record (live or read
-    from a replay file): who picked, points, tricks, payout, holdings and the buried cards."""
-    picker = info["picker"]
-    return {
-        "picker": None if picker is None or picker < 0 else picker,
-        "leaster": bool(info["leaster"]),
-        "points": list(info["points"]),
-        "tricks_won": list(info["tricks_won"]),
-        "payout": list(info["payout"]),
-        "victory_cards": list(info["victory_cards"]),
-        "discards": [card_name(card) for card in info["discards"] if card >= 0],
-    }
+def seat_names(num_players: int, human: int) -> list[str]:
+    """What the page calls each seat: ``"You"`` for the person, ``"Seat k"`` for the others."""
+    return [YOU if seat == human else f"Seat {seat}" for seat in range(num_players)]
 
 
 class GameSession:
-    """One person's whole game at seat ``human`` against ``agents`` (one per other seat).
+    """One person's whole game of ``web``'s game at seat ``human`` against ``agents`` (one per
+    other seat), dealt from ``seed``.
 
     The session is the authority: :meth:`act` refuses any move that is not the person's legal
     move now, leaving the game unchanged. Methods that advance the game return the messages
@@ -162,63 +57,89 @@ class GameSession:
 
     def __init__(
         self,
-        config: GameConfig,
+        web: WebGame,
+        num_players: int,
         agents: Mapping[int, Agent],
         human: int = 0,
         seed: int | None = None,
+        seats: list[str] | None = None,
     ) -> None:
-        if set(agents) | {human} != set(range(config.num_players)) or human in agents:
+        if set(agents) | {human} != set(range(num_players)) or human in agents:
             raise ValueError(f"need one agent for every seat but the person's ({human})")
-        self.config = config
+        web.spec.check_players(num_players)
+        self.web = web
+        self.num_players = num_players
         self.human = human
         self.agents = dict(agents)
+        self.names = seat_names(num_players, human)
+        self.seats = seats or [
+            "you" if s == human else getattr(agents[s], "name", "agent") for s in range(num_players)
+        ]
         # One generator per consumer, so that asking the coach (which samples deals) or an
         # agent drawing more or fewer numbers never changes the deals a seed gives.
         seeds = np.random.SeedSequence(seed)
         self._deal_rng = np.random.default_rng(seeds)
         self._agent_rng, self._coach_rng = (np.random.default_rng(s) for s in seeds.spawn(2))
-        dealer = int(self._deal_rng.integers(config.num_players))
-        self.game = Game(config, Deal.random(config, self._deal_rng), dealer)
+        self.game, self._options = web.new_game(num_players, self._deal_rng)
         self.summary: dict[str, Any] | None = None
+        self.records: list[dict[str, Any]] = []  # the finished rounds, as arena --save lines
+        self._mark = 0  # where the events not told yet start (WebGame.after_events)
+        self._advice: tuple[int, dict[int, float]] | None = None  # (decision, values)
+        self._decisions = 0  # the person's decisions so far (which one the advice is about)
         self._reset_agents()
 
     # ----------------------------------------------------------------------------- queries
     @property
-    def round(self) -> Round:
+    def round(self) -> Any:
         """The round in play (or just finished)."""
         return self.game.round
 
     @property
     def to_act(self) -> bool:
         """Whether the game waits for the person's move."""
-        return self.round.current == self.human
-
-    def message(self, last: dict[str, Any] | None = None) -> dict[str, Any]:
-        """The ``state`` message: the table as the person sees it, the move that led here."""
         state = self.round
-        game = self.game
-        view = table(state, game.victory_cards, {self.human}, state.picker == self.human)
-        legal = state.legal_actions() if self.to_act else []
+        return not state.is_over and state.current == self.human
+
+    @property
+    def over(self) -> bool:
+        """Whether the game has ended (or was cut short)."""
+        return self.round.is_over and self.web.game_over(self.game)[0]
+
+    def message(
+        self, last: dict[str, Any] | None = None, events: list[dict[str, Any]] | None = None
+    ) -> dict[str, Any]:
+        """The ``state`` message: the table as the person sees it, the move that led here and
+        what followed it."""
+        web = self.web
+        state = self.round
+        view = web.table(state, web.standing(self.game), {self.human})
+        over, winners = web.game_over(self.game) if state.is_over else (False, [])
+        options = web.options(state) if self.to_act else []
         return {
             "type": "state",
-            "round": game.rounds_played + (0 if state.is_over else 1),
+            "round": len(self.records) + (0 if state.is_over else 1),
             "you": self.human,
+            "names": self.names,
             "table": view,
-            "legal": [action_name(action) for action in legal],
+            "legal": [option["action"] for option in options],
+            "options": options,
+            "prompt": web.prompt(state) if self.to_act else None,
             "event": last,
+            "events": events or [],
             "summary": self.summary if state.is_over else None,
-            "game_over": game.is_over or game.is_truncated,
-            "winners": game.winners if game.is_over or game.is_truncated else None,
+            "game_over": over,
+            "winners": winners if over else None,
         }
 
     # ----------------------------------------------------------------------------- moves
     def start(self) -> list[dict[str, Any]]:
         """The opening messages: the table, then the agents' moves up to the person's turn."""
-        return [self.message(), *self._run_agents()]
+        return [self.message(events=self._after()), *self._run_agents()]
 
     def act(self, action: int) -> list[dict[str, Any]]:
         """Apply the person's ``action``, then the agents' moves up to the person's next turn
-        or the end of the round.
+        or the end of the round. The first message reviews the move against the coach's
+        values when the coach was asked about this decision (``review``).
 
         Raises:
             RefusedError: it is not the person's turn, or the action is not legal now.
@@ -226,46 +147,73 @@ class GameSession:
         state = self.round
         if not self.to_act:
             raise RefusedError("it is not your turn")
-        if not state.legal_mask() >> action & 1:
+        legal = self.web.legal_mask(state)
+        if not legal >> action & 1:
             raise RefusedError(
-                f"{action_name(action)} is not legal now; legal: "
-                + ", ".join(action_name(a) for a in state.legal_actions())
+                f"{self.web.action_name(action)} is not legal now; legal: "
+                + ", ".join(option["action"] for option in self.web.options(state))
             )
-        return [self._apply(action), *self._run_agents()]
+        review = self._review(action)
+        self._decisions += 1
+        first = self._apply(action)
+        if review is not None:
+            first["review"] = review
+        return [first, *self._run_agents()]
 
     def next_round(self) -> list[dict[str, Any]]:
-        """Deal the next round (the deal passes left) and run the agents up to the person.
+        """Deal the next round and run the agents up to the person.
 
         Raises:
             RefusedError: the round is still being played, or the game is over.
         """
         if not self.round.is_over:
             raise RefusedError("the round is not over yet")
-        if self.game.is_over or self.game.is_truncated:
+        if self.over:
             raise RefusedError("the game is over; start a new game")
-        self.game.next_round(Deal.random(self.config, self._deal_rng))
+        self._options = self.web.next_round(self.game, self._deal_rng)
         self.summary = None
+        self._mark = 0
         self._reset_agents()
         return self.start()
 
     def _run_agents(self) -> list[dict[str, Any]]:
         messages = []
+        web = self.web
         state = self.round
         while not state.is_over and not self.to_act:
             seat = state.current
-            observation = encode(state, seat, self.game.victory_cards)
-            action = self.agents[seat].act(observation, action_mask(state.legal_mask()))
-            messages.append(self._apply(action))
+            observation = web.observe(self.game, seat)
+            mask = action_mask(web.legal_mask(state), web.spec.num_actions)
+            messages.append(self._apply(self.agents[seat].act(observation, mask)))
         return messages
 
     def _apply(self, action: int) -> dict[str, Any]:
+        web = self.web
         state = self.round
         seat = state.current
-        last = event(state, seat, action, {self.human})
-        result: Settlement | None = self.game.apply(action)
-        if result is not None:
-            self.summary = round_summary(round_info(state, result))
-        return self.message(last)
+        last = web.move_event(state, seat, action, {self.human})
+        info = web.apply(self.game, action)
+        events = self._after()
+        if info is not None:
+            self.summary = web.summary(info, state, self.names, {self.human})
+            self.records.append(self._record(state, info))
+        return self.message(last, events)
+
+    def _after(self) -> list[dict[str, Any]]:
+        events, self._mark = self.web.after_events(self.round, self._mark, self.names)
+        return events
+
+    def _record(self, state: Any, info: dict[str, Any]) -> dict[str, Any]:
+        """The finished round as a ``boon arena --save`` line (see ``docs/cli.md``)."""
+        record = {
+            "deal_index": len(self.records),
+            "rotation": 0,
+            **self._options,
+            "seats": self.seats,
+            "actions": [int(action) for action in state.history],
+            "round": info,
+        }
+        return record
 
     def _reset_agents(self) -> None:
         for seat, agent in self.agents.items():
@@ -273,28 +221,54 @@ class GameSession:
 
     # ----------------------------------------------------------------------------- coach
     def coach(
-        self, policy: NumpyPolicy | None, search: SearchParams | None
+        self, policy: NumpyPolicy | None, samples: int | None
     ) -> dict[str, dict[str, float] | None]:
         """Advice on the person's decision: ``policy``'s probability of each legal action and,
-        when ``search`` is given, the search player's mean outcome (Victory Cards this round) of
-        each, from what the person can see.
+        when ``samples`` is given, each action's expected value in the game's unit over that
+        many sampled deals of the cards the person cannot see (``search``), the best action
+        and what each action costs against it.
 
         Raises:
             RefusedError: it is not the person's turn.
         """
         if not self.to_act:
             raise RefusedError("the coach advises on your own decision; it is not your turn")
+        web = self.web
         state = self.round
-        legal = state.legal_actions()
-        advice: dict[str, dict[str, float] | None] = {"policy": None, "search": None}
+        legal = web.legal_mask(state)
+        advice: dict[str, Any] = {"policy": None, "search": None}
         if policy is not None:
-            observation = encode(state, self.human, self.game.victory_cards)
-            probabilities = policy.probabilities(observation, action_mask(state.legal_mask()))
-            advice["policy"] = {action_name(a): float(probabilities[a]) for a in legal}
-        if search is not None:
-            view = View.from_round(state, self.human)
-            values = action_values(
-                view, state.legal_mask(), search, HeuristicParams(), self._coach_rng
-            )
-            advice["search"] = {action_name(a): v for a, v in values.items()}
+            observation = web.observe(self.game, self.human)
+            mask = action_mask(legal, web.spec.num_actions)
+            probabilities = policy.probabilities(observation, mask)
+            advice["policy"] = {
+                web.action_name(a): float(probabilities[a]) for a in range(len(mask)) if mask[a]
+            }
+        if samples is not None:
+            values = web.coach(self.game, self.human, samples, self._coach_rng)
+            self._advice = (self._decisions, values)
+            best = max(values, key=values.__getitem__)
+            advice["search"] = {web.action_name(a): value for a, value in values.items()}
+            advice["best"] = web.action_name(best)
+            advice["cost"] = {web.action_name(a): values[best] - v for a, v in values.items()}
+            advice["unit"] = web.spec.unit
+            advice["how"] = web.coach_note
         return advice
+
+    def _review(self, action: int) -> dict[str, Any] | None:
+        """The person's move against the coach's values for this decision, if it was asked."""
+        if self._advice is None or self._advice[0] != self._decisions:
+            return None
+        values = self._advice[1]
+        if action not in values:
+            return None
+        best = max(values, key=values.__getitem__)
+        name = self.web.action_name
+        return {
+            "action": name(action),
+            "value": values[action],
+            "best": name(best),
+            "best_value": values[best],
+            "cost": values[best] - values[action],
+            "unit": self.web.spec.unit,
+        }

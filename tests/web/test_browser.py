@@ -1,8 +1,13 @@
 """End to end in a real browser: headless Chromium (Debian's ``chromium`` package) driven by
-Playwright opens the table, plays a whole round by clicking, and checks the round's summary.
+Playwright plays a whole round of every game by tapping, on a phone, a tablet and a desktop
+screen, checking at every decision that nothing scrolls sideways, that every card that may be
+played lies wholly on the screen and that the trick and the scores stay in view; then the
+round's summary. Also: keyboard play, the coach, burying with undo, resuming after a reload,
+the notice after a server restart, and replays of every game.
 
 A browser that cannot start fails these tests; ``.ci/run`` installs Chromium when missing.
-Set ``BOON_SCREENSHOT=path.png`` to keep the screenshot of the table in play (the README's).
+Screenshots go to pytest's ``tmp_path``, or to ``$BOON_SCREENSHOTS`` (a folder) when set
+(``docs/img/web_phone.png`` and ``docs/img/web_desktop.png`` show the same table).
 """
 
 from __future__ import annotations
@@ -13,16 +18,18 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
 
+from agents.eval.arena import run_arena
 from agents.web.app import create_app
 from tests.helpers.web_server import running
 
 CHROMIUM = os.environ.get("BOON_CHROMIUM", "/usr/bin/chromium")
 REPLAY = Path(__file__).parents[1] / "data" / "replay_4p.jsonl"
-# Seed 5 makes seat 3 the first dealer, so the person (seat 0) decides first and can pick.
+TIMEOUT_MS = 30_000  # generous: the machine is shared
+VIEWPORTS = {"phone": (390, 844), "tablet": (768, 1024), "desktop": (1280, 800)}
+# Seed 5 makes seat 3 the first Boon dealer, so the person (seat 0) decides first and can pick.
 SEED = 5
-TIMEOUT_MS = 60_000  # generous: the machine is shared, and the coach's model loads in seconds
 expect.set_options(timeout=TIMEOUT_MS)
 
 
@@ -35,8 +42,29 @@ def browser() -> Iterator[Browser]:
         browser.close()
 
 
-def open_page(browser: Browser, url: str) -> tuple[Page, list[str]]:
-    page = browser.new_page(viewport={"width": 1280, "height": 800})
+@pytest.fixture(scope="module")
+def table_url() -> Iterator[str]:
+    """One server for every game (the page chooses which), the coach quick."""
+    app = create_app(seed=SEED, coach_samples=6, max_games_per_client=64)
+    with running(app) as url:
+        yield url
+
+
+OPEN: list[Page] = []
+
+
+@pytest.fixture(autouse=True)
+def close_pages() -> Iterator[None]:
+    yield
+    while OPEN:
+        OPEN.pop().close()
+
+
+def open_page(browser: Browser, url: str, screen: str = "desktop") -> tuple[Page, list[str]]:
+    width, height = VIEWPORTS[screen]
+    touch = screen != "desktop"
+    page = browser.new_page(viewport={"width": width, "height": height}, has_touch=touch)
+    OPEN.append(page)
     page.set_default_timeout(TIMEOUT_MS)
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
@@ -45,79 +73,183 @@ def open_page(browser: Browser, url: str) -> tuple[Page, list[str]]:
     return page, errors
 
 
-def test_a_person_plays_a_round_by_clicking(browser, tmp_path):
-    app = create_app(4, ["heuristic"], seed=SEED, coach_samples=10)
-    with running(app) as url:
-        page, errors = open_page(browser, url + "/")
-        page.locator("#speed").fill("0")  # the pace control: no pause between moves
-        expect(page.locator("#speed-label")).to_have_text("0.0 s")
-
-        # Pick the Boon: the person decides first this deal.
-        expect(page.locator("#prompt .choice.pick")).to_be_visible()
-        page.locator("#prompt .choice.pick").click()
-
-        # Bury as many cards as the Boon held, clicking them in the hand.
-        expect(page.locator("#prompt")).to_contain_text("Bury 4 more cards")
-        expect(page.locator("#hand .card.from-boon")).not_to_have_count(0)
-        for left in (3, 2, 1, 0):
-            page.locator("#hand .card.legal").first.click()
-            if left:
-                expect(page.locator("#prompt")).to_contain_text(f"Bury {left} more card")
-        expect(page.locator("#log")).to_contain_text("You bury")
-
-        # Play the tricks: click a legal card at each turn; the other cards are dimmed.
-        screenshot = tmp_path / "table.png"
-        page.locator("#coach").check()
-        cards_played = 0
-        while not page.locator("#summary").is_visible():
-            legal = page.locator("#hand .card.legal")
-            summary = page.locator("#summary:not(.hidden)")
-            expect(legal.or_(summary).first).to_be_visible()
-            if summary.is_visible():
-                break
-            hand = page.locator("#hand .card").count()
-            if hand > legal.count():
-                expect(page.locator("#hand .card.dimmed")).to_have_count(hand - legal.count())
-            played = page.locator("#trick .card").count()
-            if not screenshot.exists() and (played >= 2 or cards_played == 6):
-                # The coach: the model's probabilities, then the search player's estimates.
-                expect(page.locator("#hand .advice .prob").first).to_be_visible()
-                page.locator("#ask-search").click()
-                expect(page.locator("#hand .advice .value").first).to_be_visible()
-                page.screenshot(path=str(screenshot))
-            legal.first.click()
-            cards_played += 1
-            assert cards_played <= 7, "the round should end after 7 cards of the person's"
-            if played:  # the card went to the table (or finished a trick shown there)
-                expect(page.locator("#log")).to_contain_text("You play")
-
-        # The round's summary: the buried cards, points and each seat's payout.
-        summary = page.locator("#summary")
-        expect(summary).to_contain_text("You picked and buried")
-        expect(summary.locator("#summary-text .card")).to_have_count(4)
-        rows = summary.locator("#summary-table tbody tr")
-        expect(rows).to_have_count(4)
-        payouts = [int(rows.nth(i).locator("td").nth(3).inner_text()) for i in range(4)]
-        points = [int(rows.nth(i).locator("td").nth(1).inner_text()) for i in range(4)]
-        assert sum(payouts) == 0 and sum(points) == 120
-        assert screenshot.stat().st_size > 10_000
-        if os.environ.get("BOON_SCREENSHOT"):
-            shutil.copy(screenshot, os.environ["BOON_SCREENSHOT"])
-
-        # The summary leads on: to the next round, or to a new game when someone ran out.
-        button = page.locator("#next-round-button")
-        vc = [int(rows.nth(i).locator("td").nth(4).inner_text()) for i in range(4)]
-        game_over = min(vc) == 0
-        expect(button).to_have_text("New game" if game_over else "Next round")
-        if game_over:
-            expect(summary).to_contain_text("Game over")
-        button.click()
-        expect(page.locator("#summary")).to_be_hidden()
-        expect(page.locator("#status")).to_have_text("Round 1" if game_over else "Round 2")
-        assert errors == []
+def screenshot(page: Page, tmp_path: Path, name: str) -> None:
+    folder = Path(os.environ.get("BOON_SCREENSHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(folder / f"{name}.png"))
 
 
-def test_a_replay_steps_forward_and_back_with_every_hand_shown(browser):
+def press(target: Locator, screen: str) -> None:
+    """Tap on a touch screen, click with a mouse."""
+    if screen == "desktop":
+        target.click()
+    else:
+        target.tap()
+
+
+def assert_fits(page: Page) -> None:
+    """Nothing scrolls sideways; every legal card is wholly on the screen and at least 44 px
+    tall; the scores and the middle of the table (the trick) are in view."""
+    width, height = page.evaluate("[window.innerWidth, window.innerHeight]")
+    scroll = page.evaluate("document.documentElement.scrollWidth")
+    assert scroll <= width, f"the page scrolls sideways ({scroll} > {width})"
+    boxes = page.evaluate(
+        """[...document.querySelectorAll(
+            '#hand .card.legal, #choices .choice, #select-bar:not(.hidden) button')]
+          .map((node) => node.getBoundingClientRect().toJSON())"""
+    )
+    for box in boxes:  # read at once: the page may redraw the hand meanwhile
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width, box
+        assert box["y"] >= 0 and box["y"] + box["height"] <= height, box
+        assert box["height"] >= 44, box
+    scores = page.locator("#scoreboard").bounding_box()
+    felt = page.locator("#felt").bounding_box()
+    assert scores["y"] >= 0 and scores["y"] + scores["height"] <= height, scores
+    assert 0 <= felt["y"] + felt["height"] / 2 <= height, felt
+
+
+def play_round(page: Page, screen: str, keyboard: bool = False, shots: Path | None = None) -> int:
+    """Play the person's moves until the round's summary shows; returns the moves made."""
+    summary = page.locator("#summary:not(.hidden)")
+    decision = page.locator("#hand .card.legal, #choices .choice").first
+    moves = 0
+    while True:
+        expect(decision.or_(summary).first).to_be_visible()
+        if summary.is_visible():
+            return moves
+        assert_fits(page)
+        if shots is not None and moves == 2:
+            screenshot(page, shots, f"table_{screen}")
+        select = page.locator("#select-bar:not(.hidden)")
+        if select.is_visible():
+            bury(page, screen)
+        elif keyboard:
+            page.keyboard.press("1")  # the first choice: a button, else the first legal card
+        else:
+            press(decision, screen)
+            choices = page.locator("#choices .choice")
+            if page.locator("#choices .ask").is_visible():  # a Jack's suit, a Queen's swap
+                press(choices.first, screen)
+        moves += 1
+        assert moves < 400, "the round should have ended"
+
+
+def bury(page: Page, screen: str) -> None:
+    """Choose the cards to bury, undo one choice, choose again, confirm."""
+    needed = int(page.locator("#select-count").inner_text().split(" of ")[1].split()[0])
+    legal = page.locator("#hand .card.legal")
+    press(legal.nth(0), screen)
+    expect(page.locator("#hand .card.selected")).to_have_count(1)
+    press(page.locator("#undo-select"), screen)
+    expect(page.locator("#hand .card.selected")).to_have_count(0)
+    for index in range(needed):
+        press(legal.nth(index), screen)
+    expect(page.locator("#select-count")).to_contain_text(f"{needed} of {needed} chosen")
+    press(page.locator("#confirm-select"), screen)
+
+
+def check_summary(page: Page) -> None:
+    summary = page.locator("#summary")
+    expect(summary.locator("#summary-text p").first).not_to_be_empty()
+    rows = summary.locator("#summary-table tbody tr")
+    assert rows.count() >= 2
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+@pytest.mark.parametrize("screen", list(VIEWPORTS))
+@pytest.mark.parametrize("game", ["boon", "bon", "boyn"])
+def test_a_whole_round_of_every_game_by_tapping(browser, table_url, tmp_path, game, screen):
+    page, errors = open_page(browser, f"{table_url}/?delay=0&game={game}&seed=11", screen)
+    expect(page.locator("#game-title")).not_to_have_text("Card table")
+    shots = tmp_path if screen != "tablet" else None
+    moves = play_round(page, screen, shots=shots)
+    assert moves >= 1
+    check_summary(page)
+    if screen != "tablet":
+        screenshot(page, tmp_path, f"summary_{game}_{screen}")
+    press(page.locator("#next-round-button"), screen)
+    expect(page.locator("#summary")).to_be_hidden()
+    assert errors == []
+
+
+def test_the_setup_chooses_game_players_and_seed(browser, table_url):
+    page, errors = open_page(browser, f"{table_url}/?delay=0", "tablet")
+    expect(page.locator("#game-title")).to_have_text("Boon")
+    press(page.locator("#new-game"), "tablet")
+    page.locator("#setup-game").select_option("boyn")
+    page.locator("#setup-players").select_option("3")
+    page.locator("#setup-opponents").select_option("random")
+    page.locator("#setup-seed").fill("7")
+    press(page.locator("#setup-start"), "tablet")
+    expect(page.locator("#game-title")).to_have_text("BOYN")
+    expect(page.locator(".seat")).to_have_count(2)
+    expect(page.locator(".seat .spec").first).to_have_text("random")
+    assert errors == []
+
+
+def test_keyboard_play_and_the_coach(browser, table_url, tmp_path):
+    page, errors = open_page(browser, f"{table_url}/?delay=0&game=boon&seed=5&coach", "desktop")
+    expect(page.locator("#coach")).to_be_checked()
+    # The coach gives each option its expected Victory Cards and marks the best.
+    expect(page.locator("#choices .choice .advice").first).to_be_visible()
+    expect(page.locator("#coach-line")).to_contain_text("Victory Cards")
+    expect(page.locator(".advice.best")).to_have_count(1)
+    page.keyboard.press("1")  # pick, by key
+    expect(page.locator("#select-bar")).to_be_visible()
+    # Bury by keys: move between cards, choose with Enter, undo, confirm.
+    needed = int(page.locator("#select-count").inner_text().split(" of ")[1].split()[0])
+    page.locator("#hand .card.legal").first.focus()
+    for _ in range(needed):
+        page.keyboard.press("Enter")
+        page.keyboard.press("ArrowRight")
+    expect(page.locator("#hand .card.selected")).to_have_count(needed)
+    page.keyboard.press("u")
+    expect(page.locator("#hand .card.selected")).to_have_count(needed - 1)
+    page.keyboard.press("Enter")
+    page.keyboard.press("c")
+    expect(page.locator("#log")).to_contain_text("You bury")
+    # The first card played by key is reviewed against the coach's best.
+    expect(page.locator("#hand .card.legal .advice").first).to_be_visible()
+    page.keyboard.press("1")
+    expect(page.locator("#review")).to_contain_text("You chose")
+    screenshot(page, tmp_path, "coach_desktop")
+    play_round(page, "desktop", keyboard=True)
+    check_summary(page)
+    expect(page.locator("#summary-text")).to_contain_text("61")  # what the picker needed
+    assert errors == []
+
+
+def test_a_reload_resumes_the_game_and_a_restart_is_told(browser, table_url):
+    page, errors = open_page(browser, f"{table_url}/?delay=0&game=bon&seed=3", "phone")
+    expect(page.locator("#hand .card.legal").first).to_be_visible()
+    hand = page.locator("#hand .card").all_inner_texts()
+    page.reload()
+    expect(page.locator("#hand .card.legal").first).to_be_visible()
+    assert page.locator("#hand .card").all_inner_texts() == hand
+    expect(page.locator("#notice")).to_be_hidden()
+    # A game id from before a restart: the page says so, and offers a new game.
+    page.evaluate(
+        "sessionStorage.setItem('boon-game', JSON.stringify({id: 'gone', server: 'before'}))"
+    )
+    page.reload()
+    expect(page.locator("#notice")).to_contain_text("server was restarted")
+    expect(page.locator("#setup")).to_be_visible()
+    assert errors == []
+
+
+def test_the_rules_panel_shows_the_games_rules(browser, table_url):
+    page, errors = open_page(browser, f"{table_url}/?delay=0&game=bon", "phone")
+    expect(page.locator("#game-title")).to_have_text("B.O.N")
+    press(page.locator("#show-rules"), "phone")
+    expect(page.locator("#rules-text")).to_contain_text("colour tower")
+    expect(page.locator("#rules-text table").first).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    page.keyboard.press("Escape")
+    expect(page.locator("#rules")).to_be_hidden()
+    assert errors == []
+
+
+def test_a_boon_replay_steps_forward_and_back_with_every_hand_shown(browser):
     app = create_app(replay=REPLAY, coach=False)
     with running(app) as url:
         page, errors = open_page(browser, url + "/")
@@ -136,5 +268,24 @@ def test_a_replay_steps_forward_and_back_with_every_hand_shown(browser):
         expect(page.locator("#status")).to_contain_text("round 2 of 3")
         page.locator("#step-slider").fill("35")
         expect(page.locator("#summary")).to_be_visible()
-        expect(page.locator("#summary")).to_contain_text("picked and buried")
+        expect(page.locator("#summary")).to_contain_text("picked the Boon")
+        assert errors == []
+
+
+@pytest.mark.parametrize("game", ["bon", "boyn"])
+def test_replays_of_the_other_games_show_on_a_phone(browser, tmp_path, game):
+    path = tmp_path / f"{game}.jsonl"
+    run_arena(["heuristic", "random", "heuristic"], deals=1, seed=2, save=path, game=game)
+    with running(create_app(replay=path, coach=False)) as url:
+        page, errors = open_page(browser, url + "/", "phone")
+        expect(page.locator("#replay-where")).to_contain_text("step 0 of")
+        expect(page.locator(".seat")).to_have_count(3)
+        expect(page.locator(".seat .card").first).to_be_visible()
+        press(page.locator("#step-forward"), "phone")
+        expect(page.locator("#replay-where")).to_contain_text("step 1 of")
+        expect(page.locator("#replay-event")).to_contain_text("Seat")
+        steps = page.locator("#step-slider").get_attribute("max")
+        page.locator("#step-slider").fill(steps)
+        expect(page.locator("#summary")).to_be_visible()
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
         assert errors == []

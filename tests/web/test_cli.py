@@ -37,6 +37,14 @@ def test_a_bad_replay_file_is_one_line(capsys, tmp_path):
     assert "line 4: not JSON" in one_line_error(capsys, ["--replay", str(bad)])
 
 
+def test_a_file_of_no_known_game_is_one_line(capsys, tmp_path):
+    strange = tmp_path / "strange.jsonl"
+    strange.write_text('{"deal": {"cards": []}}\n')
+    error = one_line_error(capsys, ["--replay", str(strange)])
+    assert "line 1: not a round of any game the browser shows" in error
+    assert "boon: boon, hands; bon: hands, leftovers; boyn: hands, stock" in error
+
+
 def test_a_port_in_use_is_one_line(capsys):
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
@@ -73,8 +81,9 @@ def test_the_server_prints_its_address_serves_and_stops_on_ctrl_c(replay):
     ) as process:
         try:
             line = process.stdout.readline()
-            assert line.startswith("Boon table at http://127.0.0.1:"), line
-            url = line.split()[3]
+            what = f"replay of {REPLAY}" if replay else "Boon table"
+            assert line.startswith(f"{what} at http://127.0.0.1:"), line
+            url = line.removeprefix(f"{what} at ").split()[0]
             with urllib.request.urlopen(url, timeout=30) as response:
                 assert response.status == 200 and b"app.js" in response.read()
             process.send_signal(signal.SIGINT)

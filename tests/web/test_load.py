@@ -66,7 +66,7 @@ async def play(url: str, rounds: int) -> dict:
                 moves += 1
         await websocket.send(json.dumps({"type": "join", "game": game}))
         joined, state = [json.loads(await websocket.recv()) for _ in range(2)]
-        assert joined == {"type": "joined", "game": game}
+        assert joined["type"] == "joined" and joined["game"] == game
         assert state["table"] == last["table"], "the server's game is not where the client is"
         return {"game": game, "rounds": played, "moves": moves}
 
@@ -106,8 +106,8 @@ def test_fifty_concurrent_games_end_without_errors_and_are_freed(caplog):
     sessions: list[weakref.ref[GameSession]] = []
     new_session = server.new_session
 
-    def recorded_session() -> GameSession:
-        session = new_session()
+    def recorded_session(*args: object) -> GameSession:
+        session = new_session(*args)
         sessions.append(weakref.ref(session))
         return session
 

@@ -38,4 +38,5 @@ process.stdout.write(JSON.stringify(vm.runInContext({json.dumps(expression)}, co
     ],
 )
 def test_the_game_over_line_agrees_with_who_won(winners, line):
-    assert evaluate(f'ui.mode = "play"; gameOverLine({winners}, 0, label)') == line
+    script = 'ui.mode = "play"; ui.names = ["You", "Seat 1", "Seat 2"]; '
+    assert evaluate(script + f"gameOverLine({winners}, 0, label)") == line

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,38 +15,9 @@ from starlette.websockets import WebSocketDisconnect
 
 from agents.web.app import MAX_MESSAGE_BYTES, Games, create_app, parse_message, split_host
 from boon_env.games.boon.rules import Round, mask_of, names_of
+from tests.helpers.web import CARD_NAME, WS, Client
 
 REPLAY = Path(__file__).parents[1] / "data" / "replay_4p.jsonl"
-WS = "ws://127.0.0.1/ws"  # the app admits loopback host names only
-CARD_NAME = re.compile(r"\b(?:green|red|blue|gold) \d+\b")
-
-
-class Client:
-    """One WebSocket connection that reads a request's replies up to the last one."""
-
-    def __init__(self, websocket: object) -> None:
-        self.ws = websocket
-        self.hello = self.ws.receive_json()
-        self.game: str | None = None
-        self.received: list[dict] = []  # every message of the connection, as parsed
-
-    def request(self, message: dict | str) -> list[dict]:
-        """Send a message; return the replies (a request ends at the person's turn, the end
-        of a round, or a single error, coach or frame reply)."""
-        self.ws.send_text(message if isinstance(message, str) else json.dumps(message))
-        replies = []
-        while True:
-            text = self.ws.receive_text()
-            reply = json.loads(text)
-            reply["_raw"] = text
-            replies.append(reply)
-            self.received.append(reply)
-            if reply["type"] == "joined":
-                self.game = reply["game"]
-            if reply["type"] in ("error", "coach", "frame") or (
-                reply["type"] == "state" and (reply["legal"] or reply["summary"])
-            ):
-                return replies
 
 
 @pytest.fixture
@@ -86,7 +56,8 @@ def test_hello_describes_the_table(client):
 
 def test_a_whole_game_through_the_protocol(client, app):
     replies = client.request({"type": "new"})
-    assert replies[0] == {"type": "joined", "game": client.game, "_raw": replies[0]["_raw"]}
+    assert replies[0]["type"] == "joined" and replies[0]["game"] == client.game
+    assert replies[0]["game_name"] == "boon" and replies[0]["players"] == 4
     rounds = 0
     while True:
         replies = play_until_round_ends(client, replies)
@@ -576,7 +547,7 @@ def test_bad_settings_are_one_line_errors():
         create_app(4, ["wizard"])
     with pytest.raises(ValueError, match="1 spec or 3"):
         create_app(4, ["heuristic", "random"])
-    with pytest.raises(ValueError, match="num_players"):
+    with pytest.raises(ValueError, match="a Boon table has 3-5 players, got 6"):
         create_app(6)
     with pytest.raises(ValueError, match="cannot read replay file"):
         create_app(replay="/no/such/file.jsonl")

@@ -7,17 +7,10 @@ import re
 
 import pytest
 
-from agents.games.boon.search import SearchParams
+from agents.games.boon.web import BOON_WEB, card_points, parse_action, round_summary, table
 from agents.players.trained import default_model
 from agents.specs import make_agent
-from agents.web.session import (
-    GameSession,
-    card_points,
-    load_coach_policy,
-    parse_action,
-    round_summary,
-    table,
-)
+from agents.web.session import GameSession, load_coach_policy
 from boon_env.games.boon.rules import PASS, PICK, GameConfig, Round, names_of
 from tests.helpers.boon import cards, make_deal
 
@@ -25,9 +18,8 @@ CARD_NAME = re.compile(r"\b(?:green|red|blue|gold) \d+\b")
 
 
 def session(players: int = 4, seed: int = 0) -> GameSession:
-    config = GameConfig(num_players=players)
     agents = {seat: make_agent("heuristic") for seat in range(1, players)}
-    return GameSession(config, agents, human=0, seed=seed)
+    return GameSession(BOON_WEB, players, agents, human=0, seed=seed)
 
 
 def first_legal(message: dict) -> int:
@@ -93,11 +85,10 @@ def test_moves_out_of_turn_or_illegal_are_refused_and_change_nothing():
 
 
 def test_a_session_needs_an_agent_for_every_other_seat():
-    config = GameConfig(num_players=4)
     with pytest.raises(ValueError, match="one agent for every seat"):
-        GameSession(config, {1: make_agent("random"), 2: make_agent("random")})
+        GameSession(BOON_WEB, 4, {1: make_agent("random"), 2: make_agent("random")})
     with pytest.raises(ValueError, match="one agent for every seat"):
-        GameSession(config, {seat: make_agent("random") for seat in range(4)})
+        GameSession(BOON_WEB, 4, {seat: make_agent("random") for seat in range(4)})
 
 
 def test_another_seats_bury_is_announced_without_the_card():
@@ -117,7 +108,7 @@ def test_another_seats_bury_is_announced_without_the_card():
     game.game.round = Round(config, deal, dealer=0)
     messages = game.start()
     events = [m["event"] for m in messages if m["event"]]
-    assert events[0] == {"seat": 1, "kind": "pick", "card": None}
+    assert events[0] == {**events[0], "seat": 1, "kind": "pick", "card": None}
     buries = [e for e in events if e["kind"] == "bury"]
     assert len(buries) == 4 and all(e["card"] is None for e in buries)
     before_play = [m for m in messages if not m["table"]["trick"] and not m["table"]["last_trick"]]
@@ -174,10 +165,13 @@ def test_coach_gives_probabilities_and_search_values_of_the_legal_actions():
     message = game.start()[-1]
     legal = set(message["legal"])
     policy = load_coach_policy(default_model(4), 4)
-    advice = game.coach(policy, SearchParams(samples=4))
+    advice = game.coach(policy, 4)
     assert set(advice["policy"]) == legal == set(advice["search"])
     assert sum(advice["policy"].values()) == pytest.approx(1.0)
-    assert all(abs(value) <= 6.1 for value in advice["search"].values())  # 2 VC from 3 seats
+    # Victory Cards won this round: at most 2 from (or to) each of 3 seats.
+    assert all(abs(value) <= 6.1 for value in advice["search"].values())
+    assert advice["best"] in legal and advice["unit"] == "Victory Cards"
+    assert min(advice["cost"].values()) == 0 and advice["cost"][advice["best"]] == 0
     assert game.coach(policy, None)["search"] is None
     history = list(game.round.history)
     while not game.round.is_over:
@@ -200,15 +194,14 @@ def test_asking_the_coach_changes_neither_the_deals_nor_the_agents_moves():
     samples deals: the deals, the coach and the agents each draw from their own generator."""
 
     def play(ask_coach: bool) -> list[tuple]:
-        config = GameConfig(num_players=4)
         agents = {seat: make_agent("random", num_players=4) for seat in range(1, 4)}
-        game = GameSession(config, agents, human=0, seed=11)
+        game = GameSession(BOON_WEB, 4, agents, human=0, seed=11)
         game.start()
         rounds = []
         for _ in range(3):
             while not game.round.is_over:
                 if ask_coach:
-                    game.coach(None, SearchParams(samples=2))
+                    game.coach(None, 2)
                 game.act(game.round.legal_actions()[0])
             rounds.append((game.round.deal, game.round.dealer, list(game.round.history)))
             if game.game.is_over:

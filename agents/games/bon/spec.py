@@ -26,4 +26,5 @@ BON = GameSpec(
     value_name="points",
     value_of="mean_points",
     training="agents.training.recipes:BON",
+    web="agents.games.bon.web:BON_WEB",
 )

@@ -38,6 +38,6 @@ BOON = GameSpec(
     whole_games=games.whole_games,
     bidding="agents.studies.advise",
     training="agents.training.recipes:BOON",
-    web="agents.web.session:GameSession",
+    web="agents.games.boon.web:BOON_WEB",
     rllib="agents.training.rllib.env:BoonRLlibEnv",
 )

@@ -27,4 +27,5 @@ BOYN = GameSpec(
     value_of="mean_margin",
     reward_scale=0.02,
     training="agents.training.recipes:BOYN",
+    web="agents.games.boyn.web:BOYN_WEB",
 )
