@@ -122,14 +122,14 @@ def run_arena(
     game: ArenaGame | str | None = None,
     batch: bool = True,
 ) -> ArenaReport:
-    """Play ``deals`` deals of ``game`` (an :class:`ArenaGame` or its name; default
-    the registry's default game), each in every rotation of
-    ``specs`` (one spec per seat).
+    """Play ``deals`` deals of ``game`` (an :class:`ArenaGame` or a registered game's name;
+    default: the registry's default game), each in every rotation of ``specs`` (one spec per
+    seat).
 
     With ``save``, every round played is written to that file as one JSON line
-    (:meth:`PlayedRound.to_json`), deal by deal. When every agent of a Boon run can act on a
-    batch, the rounds are played batched (see the module docstring) unless ``batch`` is
-    ``False``; the results are the same either way.
+    (:meth:`PlayedRound.to_json`), deal by deal. When the game has a batched way to play and
+    every agent can act on a batch, the rounds are played batched (see the module docstring)
+    unless ``batch`` is ``False``; the results are the same either way.
 
     Raises:
         ValueError: a bad game, player count, deal count, worker count or agent spec.

@@ -50,7 +50,7 @@ from agents.specs import make_agent
 
 @dataclass(frozen=True)
 class Rating:
-    """One agent's rating (Victory Cards per round over the field's mean) and its interval."""
+    """One agent's rating (the game's unit per round over the field's mean) and its interval."""
 
     agent: str
     rating: float
@@ -59,7 +59,7 @@ class Rating:
 
 @dataclass(frozen=True)
 class PairResult:
-    """The duplicate margin of ``a`` over ``b`` (Victory Cards per round) and its interval."""
+    """The duplicate margin of ``a`` over ``b`` (the game's unit per round) and its interval."""
 
     a: str
     b: str
