@@ -398,16 +398,6 @@ def public_state(venv: VectorBoyn) -> list[Any]:
     ]
 
 
-def walk(venv: VectorBoyn, steps: int, seed: int) -> list[Any]:
-    """Outputs of ``steps`` steps of random legal play (moves from their own generator)."""
-    rng = np.random.default_rng(seed)
-    seen = []
-    for _ in range(steps):
-        outputs = venv.step(venv.random_actions(rng))
-        seen.append([None if x is None else x.tobytes() for x in outputs])
-    return seen
-
-
 def good_deals(players: int = 4, tables: int = 3) -> list[dict[str, Any]]:
     venv = fresh(players, tables)
     return [venv.deal(table) for table in range(tables)]
