@@ -163,9 +163,8 @@ _TOWER_WORD = np.array(  # the tower piece: bit 3 * place + colour
 
 @dataclass
 class FinishedRounds:
-    """The last finished round of every table (rows of tables that never finished one hold
-    their initial values: ``rounds == 0``). Rows where ``step`` returned ``done`` describe the
-    round that just ended.
+    """The last finished round of every table, as :attr:`VectorEngine.finished
+    <boon_env.core.vector.VectorEngine.finished>` returns it.
 
     Attributes:
         rounds: rounds finished per table since ``reset``, shape (B,).

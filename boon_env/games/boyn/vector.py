@@ -223,9 +223,8 @@ _SIZE_FRACTIONS = (np.arange(NUM_CARDS + 1) / SIZE_SCALE).astype(np.float32)
 
 @dataclass
 class FinishedRounds:
-    """The last finished round of every table (rows of tables that never finished one hold
-    their initial values: ``rounds == 0``). Rows where ``step`` returned ``done`` describe the
-    round that just ended.
+    """The last finished round of every table, as :attr:`VectorEngine.finished
+    <boon_env.core.vector.VectorEngine.finished>` returns it.
 
     Attributes:
         rounds: rounds finished per table since ``reset``, shape (B,).
