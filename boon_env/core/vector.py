@@ -85,29 +85,44 @@ def _chunks(masks: np.ndarray, width: int) -> tuple[np.ndarray, ...]:
     return (octets.T,)
 
 
-def bit_counts(masks: np.ndarray, width: int) -> np.ndarray:
-    """Running counts of the set bits of each mask, chunk by chunk, shape (chunks, len(masks)):
-    what :func:`select_bits` needs besides the masks. ``masks`` is ``(k,)`` int64 below
-    ``2**36``, or ``(k, W)`` int64 words whose bits from ``width`` up are 0."""
-    if masks.ndim == 1:
-        low, mid, high = _chunks(masks, width)
-        counts = np.empty((3, len(masks)), dtype=np.int64)
-        counts[0] = _CHUNK_COUNT[low]
-        counts[1] = counts[0] + _CHUNK_COUNT[mid]
-        counts[2] = counts[1] + _CHUNK_COUNT[high]
-        return counts
-    (octets,) = _chunks(masks, width)
-    return _BYTE_COUNT[octets].cumsum(axis=0)
+def _count(chunks: tuple[np.ndarray, ...]) -> tuple[np.ndarray, ...]:
+    if len(chunks) == 3:
+        low, mid, high = chunks
+        below_mid = _CHUNK_COUNT[low]
+        below_high = below_mid + _CHUNK_COUNT[mid]
+        return below_mid, below_high, below_high + _CHUNK_COUNT[high]
+    return (_BYTE_COUNT[chunks[0]].cumsum(axis=0),)
+
+
+def bit_counts(masks: np.ndarray, width: int) -> tuple[np.ndarray, ...]:
+    """Running counts of the set bits of each mask, chunk by chunk: what :func:`select_bits`
+    needs besides the masks. ``masks`` is ``(k,)`` int64 below ``2**36`` (three (k,) counts,
+    by 12-bit chunks), or ``(k, W)`` int64 words whose bits from ``width`` up are 0 (one
+    (bytes, k) count, by bytes)."""
+    return _count(_chunks(masks, width))
 
 
 def select_bits(
-    masks: np.ndarray, counts: np.ndarray, uniforms: np.ndarray, width: int
-) -> np.ndarray:
+    masks: np.ndarray,
+    counts: tuple[np.ndarray, ...] | None,
+    uniforms: np.ndarray,
+    width: int,
+) -> tuple[np.ndarray, tuple[np.ndarray, ...]]:
     """A set bit of each mask, the ``floor(u * set bits)``-th lowest for its uniform ``u`` in
-    [0, 1), given the masks' :func:`bit_counts` (kept by an engine between steps)."""
-    if masks.ndim == 1:
+    [0, 1), and the masks' :func:`bit_counts` it used: ``counts`` if given (an engine keeps
+    them between steps), else counted here."""
+    chunks = _chunks(masks, width)
+    if counts is None:
+        counts = _count(chunks)
+    return _select(chunks, counts, uniforms), counts
+
+
+def _select(
+    chunks: tuple[np.ndarray, ...], counts: tuple[np.ndarray, ...], uniforms: np.ndarray
+) -> np.ndarray:
+    if len(chunks) == 3:
         # Find the chunk that holds the chosen bit, then select it within the chunk.
-        low, mid, high = _chunks(masks, width)
+        low, mid, high = chunks
         below_mid, below_high, total = counts
         nth = (uniforms * total).astype(np.int64)
         in_low, in_mid = nth < below_mid, nth < below_high
@@ -115,19 +130,19 @@ def select_bits(
         before = np.where(in_low, 0, np.where(in_mid, below_mid, below_high))
         shift = np.where(in_low, 0, np.where(in_mid, _CHUNK, 2 * _CHUNK))
         return shift + _CHUNK_SELECT[chunk * _CHUNK + nth - before]
-    (octets,) = _chunks(masks, width)
+    (octets,), (counts,) = chunks, counts  # type: ignore[assignment]
     nth = (uniforms * counts[-1]).astype(np.int64)
     passed = counts <= nth  # the bytes wholly before the chosen bit
     byte = passed.sum(axis=0)
     before = (counts * passed).max(axis=0)
-    chosen = octets[byte, np.arange(len(masks))].astype(np.int64)
+    chosen = octets[byte, np.arange(octets.shape[1])].astype(np.int64)
     return byte * 8 + _BYTE_SELECT[chosen * 8 + nth - before]
 
 
 def random_bits(masks: np.ndarray, uniforms: np.ndarray, width: int) -> np.ndarray:
     """A set bit of each mask chosen by a uniform in [0, 1) (see :func:`select_bits`): a
     uniformly random legal action per table, drawn from the caller's uniforms."""
-    return select_bits(masks, bit_counts(masks, width), uniforms, width)
+    return select_bits(masks, None, uniforms, width)[0]
 
 
 def rotate(bits: np.ndarray, shift: np.ndarray, width: int) -> np.ndarray:
@@ -263,7 +278,7 @@ class VectorEngine:
         assert not self._one_word or self.num_actions <= _ONE_WORD_WIDTH
         # What the legal bitmasks give, kept while only some tables move (None: recompute).
         self._masks: np.ndarray | None = None
-        self._counts: np.ndarray | None = None
+        self._counts: tuple[np.ndarray, ...] | None = None
         self._ready = False
 
     # ------------------------------------------------------------------------- public state
@@ -300,10 +315,9 @@ class VectorEngine:
         """A uniformly random legal action of every acting seat, (B,) int64, drawn from
         ``rng`` (random players, rollouts): one uniform per table, whichever tables move."""
         self._check_ready()
-        if self._counts is None:
-            self._counts = bit_counts(self._legal, self.num_actions)
         uniforms = rng.random(self.num_tables)
-        return select_bits(self._legal, self._counts, uniforms, self.num_actions)
+        actions, self._counts = select_bits(self._legal, self._counts, uniforms, self.num_actions)
+        return actions
 
     def deal(self, table: int) -> dict[str, Any]:
         """The current round of ``table`` as dealt, the form :meth:`reset` takes in ``deals``
@@ -398,16 +412,22 @@ class VectorEngine:
         """``rows`` as an index: a slice when every table is chosen (views, no gathering)."""
         return slice(None) if rows is self._rows else rows
 
+    def _store_legal(self, rows: np.ndarray, legal: np.ndarray) -> None:
+        """Make ``legal`` the one-word legal bitmasks of ``rows`` (every table: no copy)."""
+        if rows is self._rows:
+            self._legal = legal
+        else:
+            self._legal[rows] = legal
+
     def _record_rounds(self, rows: np.ndarray, values: np.ndarray, **columns: Any) -> None:
         """Record the rounds just finished at ``rows``: ``values`` per seat (also the step's
-        rewards, added to a round that ended at the table earlier in the step) and the game's
-        other record ``columns``."""
+        rewards) and the game's other record ``columns``."""
         record = self._finished
         record.rounds[rows] += 1
         for name, column in columns.items():
             getattr(record, name)[rows] = column
         record.values[rows] = values
-        self._rewards[rows] += values.astype(np.float32)
+        self._rewards[rows] = values
         self._done[rows] = True
 
     def _outputs(self, rows: np.ndarray) -> Outputs:
@@ -424,7 +444,9 @@ class VectorEngine:
             elif rows.size:
                 self._masks[rows] = unpack_masks(self._legal[rows], self.num_actions)
             if self._counts is not None and rows.size:
-                self._counts[:, rows] = bit_counts(self._legal[rows], self.num_actions)
+                counts = bit_counts(self._legal[rows], self.num_actions)
+                for kept, count in zip(self._counts, counts, strict=True):
+                    kept[..., rows] = count
             mask = self._masks.copy()
         return obs, mask, self._current.copy()
 
@@ -456,14 +478,14 @@ class VectorEngine:
         legal = self._legal if every else self._legal[rows]
         if self._one_word:
             # numpy shifts by a negative or too large amount give 0: such actions are illegal.
-            ok = ((legal >> moves) & 1).astype(bool)
+            ok = (legal >> moves) & 1
         else:
             in_range = (moves >= 0) & (moves < self.num_actions)
             known = np.where(in_range, moves, 0)
             word = legal[np.arange(len(known)), known // MASK_WORD]
             ok = in_range & ((word >> (known % MASK_WORD)) & 1).astype(bool)
         if not ok.all():
-            raise ValueError(self._illegal_message(array, rows[~ok]))
+            raise ValueError(self._illegal_message(array, rows[ok == 0]))
         return array
 
     def _illegal_message(self, actions: np.ndarray, bad: np.ndarray) -> str:

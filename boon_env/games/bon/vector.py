@@ -461,7 +461,8 @@ class VectorBon(VectorEngine):
         # Follow the prime colour if you can; else play any card. A Pass card is always legal.
         boast = hand & ALL_BOAST_CARDS
         following = hand & _FOLLOWING[self._prime[at]]
-        self._legal[at] = np.where(following != 0, following, boast) | (hand & _PASS_BIT)
+        legal = np.where(following != 0, following, boast) | (hand & _PASS_BIT)
+        self._store_legal(rows, legal)
 
     # ------------------------------------------------------------------------- observations
     def _encode(self, rows: np.ndarray, seat: np.ndarray) -> np.ndarray:

@@ -379,16 +379,18 @@ class VectorBoon(VectorEngine):
     # ------------------------------------------------------------------------- step
     def _apply(self, rows: np.ndarray, actions: np.ndarray) -> None:
         # Route every table to its phase's rule; the sets are taken before any table moves on.
-        phase = self._phase if rows is self._rows else self._phase[rows]
-        picking = phase == _PHASE_PICK
-        discarding = phase == _PHASE_DISCARD
-        playing = phase == _PHASE_PLAY
-        if picking.any():
-            self._pick_or_pass(rows[picking], actions[picking])
-        if discarding.any():
-            self._discard(rows[discarding], actions[discarding])
-        if playing.any():
-            self._play(rows[playing], actions[playing])
+        every = rows is self._rows
+        phase = self._phase if every else self._phase[rows]
+        picking = np.flatnonzero(phase == _PHASE_PICK)
+        discarding = np.flatnonzero(phase == _PHASE_DISCARD)
+        playing = np.flatnonzero(phase == _PHASE_PLAY)
+        for rule, at in (
+            (self._pick_or_pass, picking),
+            (self._discard, discarding),
+            (self._play, playing),
+        ):
+            if at.size:
+                rule(at if every else rows[at], actions[at])
 
     def _decision_note(self, table: int) -> str:
         return f" in phase {Phase(int(self._phase[table])).name}"
@@ -501,9 +503,10 @@ class VectorBoon(VectorEngine):
         follow = hand & _SUIT_MASKS[self._led_suit[at]]
         playable = np.where(follow != 0, follow, hand)
         # In the discard phase the acting seat is the picker: any card of its hand may go.
-        self._legal[at] = np.where(
+        legal = np.where(
             phase == _PHASE_PICK, _PICK_OR_PASS, np.where(phase == _PHASE_PLAY, playable, hand)
         )
+        self._store_legal(rows, legal)
 
     # ------------------------------------------------------------------------- observations
     def _encode(self, rows: np.ndarray, seat: np.ndarray) -> np.ndarray:

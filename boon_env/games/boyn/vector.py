@@ -719,6 +719,7 @@ class VectorBoyn(VectorEngine):
             points[scored] = bits @ self._points_by_bit
         values = _margins(points)
         # A round that ends while it is dealt (truncated: worth 0) adds to the one before.
+        earlier = self._rewards[rows]
         self._record_rounds(
             rows,
             values,
@@ -728,6 +729,7 @@ class VectorBoyn(VectorEngine):
             reshuffles=self._reshuffles[rows],
             points=points,
         )
+        self._rewards[rows] += earlier
         cards, seeds = self._random_deals(rows.size)
         self._start_rounds(rows, cards, self._next_seat[n + self._dealer[rows]], seeds)
 
