@@ -58,11 +58,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 from itertools import permutations
 from typing import Any
 
 import numpy as np
 
+from boon_env.core.vector import (
+    Outputs,
+    VectorEngine,
+    check_counts,
+    check_seat,
+    prefixed,
+    rotate,
+    unpack_bits,
+)
 from boon_env.games.bon.encoding import OBS_SIZE, OFFSETS, PIECES
 from boon_env.games.bon.rules.cards import (
     ALL_BOAST_CARDS,
@@ -86,9 +96,6 @@ from boon_env.games.bon.rules.tricks import (
     points_for_tricks,
     tower_after_trick,
 )
-
-# Bit and index helpers of Boon's engine, which know nothing of Boon's rules.
-from boon_env.games.boon.vector import _index_array, _random_bits, _rotate
 
 __all__ = ["FinishedRounds", "VectorBon"]
 
@@ -156,9 +163,8 @@ _TOWER_WORD = np.array(  # the tower piece: bit 3 * place + colour
 
 @dataclass
 class FinishedRounds:
-    """The last finished round of every table (rows of tables that never finished one hold
-    their initial values: ``rounds == 0``). Rows where ``step`` returned ``done`` describe the
-    round that just ended.
+    """The last finished round of every table, as :attr:`VectorEngine.finished
+    <boon_env.core.vector.VectorEngine.finished>` returns it.
 
     Attributes:
         rounds: rounds finished per table since ``reset``, shape (B,).
@@ -186,13 +192,13 @@ class FinishedRounds:
         )
 
 
-_RECORD_FIELDS = tuple(FinishedRounds.__dataclass_fields__)
 _DEAL_KEYS = ("hands", "leftovers", "tower", "leader")
 
 
-class VectorBon:
+class VectorBon(VectorEngine):
     """``num_tables`` B.O.N tables of ``num_players`` each, stepped together; see the module
-    docstring.
+    docstring and :class:`~boon_env.core.vector.VectorEngine` (``reset``, ``step``,
+    ``observe``, ``action_masks``, ``random_actions``, ``seat``, ``legal``, ``finished``).
 
     Args:
         num_tables: B, the number of tables (>= 1).
@@ -204,10 +210,21 @@ class VectorBon:
             ``False`` they return ``None`` in place of ``obs`` (masks only, for rollouts).
         hidden_leftovers: the leftovers lie face down (``bon_v0``'s option of that name).
 
+    A deal, as ``deal(i)`` returns it and ``reset(deals=...)`` takes one per table, is
+    ``{"hands": [[ids], ...], "leftovers": [ids], "tower": [colours, top first], "leader":
+    seat}`` (a Pass card is 33, repeated); later rounds are dealt from the generator, the tower
+    carried over and the first lead passed left. ``legal`` is (B,) int64 bitmasks over the 34
+    actions; ``finished`` is a :class:`FinishedRounds`; ``step``'s rewards are every seat's
+    points (0, 1 or 2).
+
     The state is held in arrays of B rows, hands as int64 cards words (the Boast cards' bits,
     the Pass cards as a thermometer above them). Read it through the properties and methods,
     which return copies.
     """
+
+    num_actions = NUM_ACTIONS
+    action_name = staticmethod(card_name)
+    hidden_leftovers: bool
 
     def __init__(
         self,
@@ -218,74 +235,21 @@ class VectorBon:
         *,
         hidden_leftovers: bool = False,
     ) -> None:
-        integer = isinstance(num_tables, (int, np.integer)) and not isinstance(num_tables, bool)
-        if not integer or num_tables < 1:
-            raise ValueError(f"num_tables must be an integer >= 1, got {num_tables!r}")
-        for name, value in (("observations", observations), ("hidden_leftovers", hidden_leftovers)):
-            if type(value) is not bool:
-                raise ValueError(f"{name} must be True or False, got {value!r}")
-        self.config = GameConfig(num_players=num_players)  # validates num_players
-        self.num_tables = num_tables = int(num_tables)
-        self.num_players = n = num_players
-        self.observations = observations
-        self.hidden_leftovers = hidden_leftovers
-        self._rng = np.random.default_rng(seed)
+        super().__init__(
+            num_tables,
+            partial(GameConfig, num_players=num_players),
+            seed,
+            observations,
+            hidden_leftovers=hidden_leftovers,
+        )
         self._deck = _deck_weights(self.config.deck, self.config.pass_cards)
-        self._rows = np.arange(num_tables, dtype=np.int64)
-        # Seat arithmetic by table lookup (integer % is several times slower in numpy):
-        # the seat to the left, a seat relative to an observer, every seat in relative order.
-        seats = np.arange(n, dtype=np.int64)
-        self._left_of = (seats + 1) % n
-        self._relative = np.arange(-n, n, dtype=np.int64) % n  # [a - b + n] = (a - b) % n
-        self._rotation = (seats[:, None] + seats) % n  # [seat, r] = absolute seat of row r
-        # Flat index of (table, seat) into the (B, n) arrays, for one-seat-per-table access.
-        self._row_base = self._rows * n
         self._round_points = np.array(
             [points_for_tricks(t, self.config.trick_goal) for t in range(NUM_TRICKS + 1)],
             dtype=np.int64,
         )
-        self._num_players_at = OFFSETS["num_players"] + PLAYER_COUNTS.index(n)
-        self._ready = False
+        self._num_players_at = OFFSETS["num_players"] + PLAYER_COUNTS.index(self.num_players)
 
-    # ------------------------------------------------------------------------- public state
-    @property
-    def seat(self) -> np.ndarray:
-        """The acting seat of every table, (B,) int64."""
-        self._check_ready()
-        return self._current.copy()
-
-    @property
-    def legal(self) -> np.ndarray:
-        """The acting seats' legal actions as bitmasks over the 34 actions, (B,) int64."""
-        self._check_ready()
-        return self._legal.copy()
-
-    @property
-    def finished(self) -> FinishedRounds:
-        """The last finished round of every table (first leader, tower, tricks, points)."""
-        self._check_ready()
-        record = self._finished
-        return FinishedRounds(**{name: getattr(record, name).copy() for name in _RECORD_FIELDS})
-
-    def action_masks(self) -> np.ndarray:
-        """The acting seats' legal-action masks, (B, 34) int8."""
-        self._check_ready()
-        return _unpack(self._legal, NUM_ACTIONS).view(np.int8)
-
-    def random_actions(self, rng: np.random.Generator) -> np.ndarray:
-        """A uniformly random legal action of every acting seat, (B,) int64, drawn from
-        ``rng`` (random players, rollouts)."""
-        self._check_ready()
-        return _random_bits(self._legal, rng.random(self.num_tables))
-
-    def deal(self, table: int) -> dict[str, Any]:
-        """The current round of ``table`` as dealt: ``{"hands": [[ids], ...], "leftovers":
-        [ids], "tower": [colours, top first], "leader": seat}`` (a Pass card is 33, repeated),
-        the form :meth:`reset` takes in ``deals``."""
-        self._check_ready()
-        integer = isinstance(table, (int, np.integer)) and not isinstance(table, bool)
-        if not integer or not 0 <= table < self.num_tables:
-            raise ValueError(f"table must be an integer 0-{self.num_tables - 1}, got {table!r}")
+    def _deal_of(self, table: int) -> dict[str, Any]:
         places = [_mask_and_count(int(w)) for w in self._dealt_hands[table]]
         leftovers, leftover_passes = _mask_and_count(int(self._dealt_leftovers[table]))
         hands, leftover_cards = Deal(
@@ -302,32 +266,9 @@ class VectorBon:
         }
 
     # ------------------------------------------------------------------------- reset
-    def reset(
-        self, seed: int | None = None, deals: Sequence[dict[str, Any]] | None = None
-    ) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
-        """Deal every table a new first round; returns ``(obs, mask, seat)``.
-
-        Args:
-            seed: reseed the engine's generator first (``None``: keep drawing from it).
-            deals: one ``{"hands": [[ids], ...], "leftovers": [ids], "tower": [colours],
-                "leader": seat}`` per table to start from (the form :meth:`deal` returns);
-                without it, every first deal, tower and leader is drawn from the generator.
-                Later rounds are always dealt from the generator.
-
-        Raises:
-            ValueError: ``deals`` is not one deal per table, or a deal is not a partition of
-                the deck into hands and leftovers of the right sizes, or its tower is not the
-                three colours, or its leader not a seat (naming the table); the engine is then
-                left as it was.
-        """
-        given = self._check_deals(deals) if deals is not None else None
-        if seed is not None:
-            self._rng = np.random.default_rng(seed)
-        return self._deal_tables(given)
-
     def reset_deals(
         self, deals: Sequence[Deal], towers: Sequence[Sequence[int]], leaders: Sequence[int]
-    ) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
+    ) -> Outputs:
         """:meth:`reset` from one :class:`~boon_env.games.bon.rules.Deal` (bitmasks and Pass
         counts), one tower (colours, top first) and one first leader per table: for callers that
         hold deals as :class:`~boon_env.games.bon.rules.Deal` already, with no card lists to build
@@ -339,58 +280,39 @@ class VectorBon:
                 three colours or a leader that is not a seat (naming the table); the engine is
                 then left as it was.
         """
-        b = self.num_tables
-        if not len(deals) == len(towers) == len(leaders) == b:
-            raise ValueError(
-                f"got {len(deals)} deals, {len(towers)} towers and {len(leaders)} leaders, "
-                f"expected {b} of each (one per table)"
-            )
+        b, n = self.num_tables, self.num_players
+        check_counts(b, deals=deals, towers=towers, leaders=leaders)
         for table, deal in enumerate(deals):
             if not isinstance(deal, Deal):
                 raise ValueError(f"deals[{table}] must be a Deal, got {deal!r}")
-            try:
-                deal.check(self.config)
-            except ValueError as error:
-                raise ValueError(f"deals[{table}]: {error}") from None
+            prefixed(f"deals[{table}]", lambda deal=deal: deal.check(self.config))
         indices = [_tower_index(tower, f"towers[{t}]") for t, tower in enumerate(towers)]
-        seats = [self._seat_of(leader, f"leaders[{t}]") for t, leader in enumerate(leaders)]
+        seats = [check_seat(f"leaders[{t}]", leader, n) for t, leader in enumerate(leaders)]
         hands, leftovers = _cards_words(deals)
         return self._deal_tables((hands, leftovers, np.array(indices), np.array(seats)))
 
-    def _seat_of(self, seat: object, where: str) -> int:
-        """``seat`` if it is a seat; else ``ValueError`` naming ``where`` it was given."""
-        n = self.num_players
-        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < n:
-            raise ValueError(f"{where} must be a seat 0-{n - 1}, got {seat!r}")
-        return int(seat)
-
-    def _check_deals(
+    def _check_deal_dicts(
         self, deals: Sequence[dict[str, Any]]
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        b = self.num_tables
-        if isinstance(deals, (str, bytes, dict)) or not isinstance(deals, Sequence):
-            raise ValueError(f"deals must be a sequence of {b} deal dicts, got {deals!r}")
-        if len(deals) != b:
-            raise ValueError(f"deals has {len(deals)} entries, expected {b} (one per table)")
         checked, towers, leaders = [], [], []
-        for table, deal in enumerate(deals):
-            if not isinstance(deal, dict) or set(deal) != set(_DEAL_KEYS):
-                keys = ", ".join(repr(key) for key in _DEAL_KEYS)
-                raise ValueError(
-                    f"deals[{table}] must be a dict with exactly the keys {keys}, got {deal!r}"
+        for table, deal in self._deal_dicts(deals, _DEAL_KEYS):
+            where = f"deals[{table}]"
+            leaders.append(check_seat(f"{where}['leader']", deal["leader"], self.num_players))
+            towers.append(_tower_index(deal["tower"], f"{where}['tower']"))
+            checked.append(
+                prefixed(
+                    where,
+                    lambda deal=deal: Deal.from_cards(
+                        self.config, deal["hands"], deal["leftovers"]
+                    ),
                 )
-            leaders.append(self._seat_of(deal["leader"], f"deals[{table}]['leader']"))
-            towers.append(_tower_index(deal["tower"], f"deals[{table}]['tower']"))
-            try:
-                checked.append(Deal.from_cards(self.config, deal["hands"], deal["leftovers"]))
-            except (TypeError, ValueError) as error:
-                raise ValueError(f"deals[{table}]: {error}") from None
+            )
         hands, leftovers = _cards_words(checked)
         return hands, leftovers, np.array(towers), np.array(leaders)
 
-    def _deal_tables(
+    def _start_tables(
         self, given: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None
-    ) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
+    ) -> None:
         """Start every table's first round from ``given`` ``(hands, leftovers, towers,
         leaders)``, or from the generator."""
         b, n = self.num_tables, self.num_players
@@ -428,9 +350,6 @@ class VectorBon:
         else:
             hands, leftovers, towers, leaders = given
         self._start_rounds(self._rows, hands, leftovers, towers, leaders)
-        self._ready = True
-        self._update_legal()
-        return self._outputs()
 
     def _random_deals(self, count: int) -> tuple[np.ndarray, np.ndarray]:
         # Shuffle the table's deck for each table (sorting random keys), then deal the hands in
@@ -472,83 +391,9 @@ class VectorBon:
         ):
             per_table[rows] = 0
 
-    # ------------------------------------------------------------------------- step
-    def step(
-        self, actions: np.ndarray, tables: np.ndarray | None = None
-    ) -> tuple[np.ndarray | None, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """Apply every table's action; returns ``(obs, mask, seat, rewards, done)``.
-
-        ``rewards`` (B, n) float32 holds every seat's points on tables whose round just ended
-        (``done``), else 0. Those tables are dealt their next round (the tower carried over, the
-        first lead passed left), and ``obs``, ``mask`` and ``seat`` are that round's first
-        decision.
-
-        ``tables``, a (B,) bool array, steps only the tables where it is true: the others keep
-        their state (their entries of ``actions`` are ignored, ``done`` is false). A trainer
-        uses it to let the other seats act until every table is back at its learner's turn.
-
-        Raises:
-            ValueError: ``actions`` is not a (B,) integer array, ``tables`` not a (B,) bool
-                array, or an action is illegal on some stepped table (naming the table, the
-                action and the legal ones); no table changes.
-        """
-        self._check_ready()
-        active = None if tables is None else self._check_tables(tables)
-        actions = self._check_actions(actions, active)
-        self._rewards = np.zeros((self.num_tables, self.num_players), dtype=np.float32)
-        self._done = np.zeros(self.num_tables, dtype=bool)
-        if active is None:
-            self._play(self._rows, actions)
-        else:
-            rows = np.flatnonzero(active)
-            self._play(rows, actions[rows])
-        self._update_legal()
-        obs, mask, seat = self._outputs()
-        return obs, mask, seat, self._rewards, self._done
-
-    def _check_tables(self, tables: Any) -> np.ndarray:
-        mask = np.asarray(tables)
-        if mask.shape != (self.num_tables,) or mask.dtype != bool:
-            raise ValueError(
-                f"tables must be a ({self.num_tables},) bool array, one entry per table, got "
-                f"shape {mask.shape} and dtype {mask.dtype}"
-            )
-        return mask
-
-    def _check_actions(self, actions: Any, active: np.ndarray | None = None) -> np.ndarray:
-        array = np.asarray(actions)
-        if array.shape != (self.num_tables,):
-            raise ValueError(
-                f"actions must have shape ({self.num_tables},), one per table, got {array.shape}"
-            )
-        if array.dtype.kind not in "iu":
-            raise ValueError(f"actions must be integers, got dtype {array.dtype}")
-        array = array.astype(np.int64, copy=False)
-        # numpy shifts by a negative or too large amount give 0: such actions are illegal too.
-        legal = (self._legal >> array) & 1
-        if active is not None:
-            legal |= ~active  # the tables that do not move may hold anything
-        if not legal.all():
-            raise ValueError(self._illegal_message(array, np.flatnonzero(legal == 0)))
-        return array
-
-    def _illegal_message(self, actions: np.ndarray, bad: np.ndarray) -> str:
-        table = int(bad[0])
-        action = int(actions[table])
-        known = 0 <= action < NUM_ACTIONS
-        legal = ", ".join(
-            f"{a} ({card_name(a)})" for a in range(NUM_ACTIONS) if self._legal[table] >> a & 1
-        )
-        others = f"; {bad.size - 1} more table(s) got an illegal action" if bad.size > 1 else ""
-        return (
-            f"illegal action {action} "
-            f"({card_name(action) if known else f'not an action id 0-{NUM_ACTIONS - 1}'}) "
-            f"at table {table} for seat {int(self._current[table])}; legal actions: {legal}"
-            f"{others}. No table was changed."
-        )
-
     # ------------------------------------------------------------------------- the rules
-    def _play(self, rows: np.ndarray, cards: np.ndarray) -> None:
+    def _apply(self, rows: np.ndarray, cards: np.ndarray) -> None:
+        # Every action is a card played (a Boast card or a Pass card).
         seat = self._current[rows]
         flat = self._row_base[rows] + seat
         hand = self._hands_flat[flat]
@@ -598,50 +443,28 @@ class VectorBon:
         tricks_won = self._tricks_won.take(rows, axis=0)
         values = self._round_points[tricks_won]
         towers = self._tower[rows]
-        record = self._finished
-        record.rounds[rows] += 1
-        record.leader[rows] = self._first_leader[rows]
-        record.tower[rows] = _TOWER_COLOURS[towers]
-        record.tricks_won[rows] = tricks_won
-        record.values[rows] = values
-        self._rewards[rows] = values
-        self._done[rows] = True
+        self._record_rounds(
+            rows,
+            values,
+            leader=self._first_leader[rows],
+            tower=_TOWER_COLOURS[towers],
+            tricks_won=tricks_won,
+        )
         # The tower carries over; the first lead passes left.
         hands, leftovers = self._random_deals(rows.size)
         leaders = self._left_of[self._first_leader[rows]]
         self._start_rounds(rows, hands, leftovers, towers, leaders)
 
-    def _update_legal(self) -> None:
-        hand = self._hands_flat[self._row_base + self._current]
+    def _update_legal(self, rows: np.ndarray) -> None:
+        at = self._selection(rows)
+        hand = self._hands_flat[self._row_base[at] + self._current[at]]
         # Follow the prime colour if you can; else play any card. A Pass card is always legal.
         boast = hand & ALL_BOAST_CARDS
-        following = hand & _FOLLOWING[self._prime]
-        self._legal = np.where(following != 0, following, boast) | (hand & _PASS_BIT)
+        following = hand & _FOLLOWING[self._prime[at]]
+        legal = np.where(following != 0, following, boast) | (hand & _PASS_BIT)
+        self._store_legal(rows, legal)
 
     # ------------------------------------------------------------------------- observations
-    def _outputs(self) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
-        obs = self._encode(self._rows, self._current) if self.observations else None
-        return obs, _unpack(self._legal, NUM_ACTIONS).view(np.int8), self._current.copy()
-
-    def observe(self, tables: Any = None, seats: Any = None) -> np.ndarray:
-        """The observations of ``seats`` (default: the acting seats) at ``tables`` (default:
-        every table), shape (len(tables), OBS_SIZE) float32: bit for bit
-        ``boon_env.games.bon.encoding.encode(game, seat, leftovers_face_up)`` with every score 0.
-        Use it to observe only the tables where a policy acts.
-
-        Raises:
-            ValueError: ``tables`` or ``seats`` is not a 1-D integer array in range, or they
-                differ in length.
-        """
-        self._check_ready()
-        rows = self._rows if tables is None else _index_array("tables", tables, self.num_tables)
-        if seats is None:
-            return self._encode(rows, self._current[rows])
-        who = _index_array("seats", seats, self.num_players)
-        if who.shape != rows.shape:
-            raise ValueError(f"seats must have one entry per table ({rows.size}), got {who.size}")
-        return self._encode(rows, who)
-
     def _encode(self, rows: np.ndarray, seat: np.ndarray) -> np.ndarray:
         n = self.num_players
         base = self._row_base[rows]
@@ -659,15 +482,11 @@ class VectorBon:
         _put(obs, "played", self._played_flat[relative], _ROW["played"])
         passes = _THERMOMETER[self._passes_played_flat[relative]]
         _put(obs, "passes_played", passes, _ROW["passes_played"])
-        voids = _rotate(self._voids[rows], _COLOURS * seat, _COLOURS * n)
+        voids = rotate(self._voids[rows], _COLOURS * seat, _COLOURS * n)
         _put(obs, "voids", voids, _COLOURS * n)
         _put(obs, "tricks_won", 1 << self._tricks_won_flat[relative], _ROW["tricks_won"])
         obs[:, self._num_players_at] = 1
         return obs
-
-    def _check_ready(self) -> None:
-        if not self._ready:
-            raise RuntimeError("call reset() before using the tables")
 
 
 def _tower_index(tower: object, where: str) -> int:
@@ -702,15 +521,9 @@ def _mask_and_count(word: int) -> tuple[int, int]:
     return word & ALL_BOAST_CARDS, (word >> PASS).bit_count()
 
 
-def _unpack(words: np.ndarray, width: int) -> np.ndarray:
-    # Bits 0 .. width - 1 of each int64 as uint8 0/1 along a new last axis (little-endian bytes).
-    as_bytes = words.astype("<i8", copy=False).view(np.uint8).reshape(*words.shape, 8)
-    return np.unpackbits(as_bytes, axis=-1, count=width, bitorder="little")
-
-
 def _put(obs: np.ndarray, piece: str, words: np.ndarray, width: int) -> None:
     # Write ``width`` bits of each word, from piece's offset on; a (k, n) array of words fills
     # the piece's first n rows of ``width`` entries.
     span = width * (words.shape[1] if words.ndim == 2 else 1)
     start = OFFSETS[piece]
-    obs[:, start : start + span] = _unpack(words, width).reshape(len(obs), span)
+    obs[:, start : start + span] = unpack_bits(words, width).reshape(len(obs), span)

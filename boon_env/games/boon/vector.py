@@ -61,10 +61,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
 
+from boon_env.core.vector import (
+    Outputs,
+    VectorEngine,
+    check_counts,
+    check_seat,
+    prefixed,
+    rotate,
+)
 from boon_env.games.boon.encoding import (
     OBS_SIZE,
     OFFSETS,
@@ -107,18 +116,6 @@ _SUIT_MASKS = np.array([*SUIT_MASK, 0], dtype=np.int64)
 _PICK_OR_PASS = (1 << PICK) | (1 << PASS)
 # What each defender pays the picker, by the picker's points (negative: the picker pays).
 _STAKE = np.array([picker_stake(p) for p in range(TOTAL_POINTS + 1)], dtype=np.int64)
-# Bit counting and selection by 12-bit chunks (three cover the 34 actions): the number of set
-# bits of each chunk value, and the position of its k-th lowest set bit.
-_CHUNK = 12
-_CHUNK_MASK = (1 << _CHUNK) - 1
-_CHUNK_COUNT = np.array([v.bit_count() for v in range(1 << _CHUNK)], dtype=np.int64)
-_CHUNK_SELECT = np.array(  # flat: [value * _CHUNK + k]
-    [
-        [b for b in range(_CHUNK) if v >> b & 1] + [0] * (_CHUNK - v.bit_count())
-        for v in range(1 << _CHUNK)
-    ],
-    dtype=np.int64,
-).ravel()
 _PHASE_PICK, _PHASE_DISCARD, _PHASE_PLAY = int(Phase.PICK), int(Phase.DISCARD), int(Phase.PLAY)
 _NO_PHASE = -1  # routes a table that does not move in a step to no rule
 
@@ -144,9 +141,8 @@ _POINTS_AT, _TRICKS_AT, _VICTORY_AT = (
 
 @dataclass
 class FinishedRounds:
-    """The last finished round of every table (rows of tables that never finished one hold
-    their initial values: ``rounds == 0``). Rows where ``step`` returned ``done`` describe the
-    round that just ended.
+    """The last finished round of every table, as :attr:`VectorEngine.finished
+    <boon_env.core.vector.VectorEngine.finished>` returns it.
 
     Attributes:
         rounds: rounds finished per table since ``reset``, shape (B,).
@@ -188,12 +184,13 @@ class FinishedRounds:
         )
 
 
-_RECORD_FIELDS = tuple(FinishedRounds.__dataclass_fields__)
+_DEAL_KEYS = ("hands", "boon", "dealer")
 
 
-class VectorBoon:
+class VectorBoon(VectorEngine):
     """``num_tables`` Boon tables of ``num_players`` each, stepped together; see the module
-    docstring.
+    docstring and :class:`~boon_env.core.vector.VectorEngine` (``reset``, ``step``,
+    ``observe``, ``action_masks``, ``random_actions``, ``seat``, ``legal``, ``finished``).
 
     Args:
         num_tables: B, the number of tables (>= 1).
@@ -204,9 +201,17 @@ class VectorBoon:
         observations: build the acting seats' observations in ``reset`` and ``step``; with
             ``False`` they return ``None`` in place of ``obs`` (masks only, for rollouts).
 
+    A deal, as ``deal(i)`` returns it and ``reset(deals=...)`` takes one per table, is
+    ``{"hands": [[ids], ...], "boon": [ids], "dealer": d}``. ``legal`` is (B,) int64 bitmasks
+    over the 34 actions; ``finished`` is a :class:`FinishedRounds`; ``step``'s rewards are
+    every seat's uncapped round value.
+
     The state is held in arrays of B rows, card sets as int64 bitmasks (bit ``c`` = card id
     ``c``). Read it through the properties and methods, which return copies.
     """
+
+    num_actions = NUM_ACTIONS
+    action_name = staticmethod(action_name)
 
     def __init__(
         self,
@@ -215,27 +220,11 @@ class VectorBoon:
         seed: int | None = None,
         observations: bool = True,
     ) -> None:
-        if isinstance(num_tables, bool) or not isinstance(num_tables, (int, np.integer)):
-            raise ValueError(f"num_tables must be an integer >= 1, got {num_tables!r}")
-        if num_tables < 1:
-            raise ValueError(f"num_tables must be an integer >= 1, got {num_tables!r}")
-        if type(observations) is not bool:
-            raise ValueError(f"observations must be True or False, got {observations!r}")
-        self.config = GameConfig(num_players=num_players)  # validates num_players
-        self.num_tables = num_tables = int(num_tables)
-        self.num_players = n = num_players
-        self.observations = observations
-        self._rng = np.random.default_rng(seed)
+        super().__init__(
+            num_tables, partial(GameConfig, num_players=num_players), seed, observations
+        )
+        n = self.num_players
         self._deck = np.array(cards_of(self.config.deck), dtype=np.int64)
-        self._rows = np.arange(num_tables, dtype=np.int64)
-        # Seat arithmetic by table lookup (integer % is several times slower in numpy):
-        # the seat to the left, a seat relative to an observer, every seat in relative order.
-        seats = np.arange(n, dtype=np.int64)
-        self._left_of = (seats + 1) % n
-        self._relative = np.arange(-n, n, dtype=np.int64) % n  # [a - b + n] = (a - b) % n
-        self._rotation = (seats[:, None] + seats) % n  # [seat, r] = absolute seat of row r
-        # Flat index of (table, seat) into the (B, n) arrays, for one-seat-per-table access.
-        self._row_base = self._rows * n
         # The observation's fractions, computed in float64 and rounded once, as encode() does.
         self._point_fractions = (np.arange(TOTAL_POINTS + 1) / TOTAL_POINTS).astype(np.float32)
         tricks = self.config.num_tricks
@@ -243,53 +232,15 @@ class VectorBoon:
         held = self.config.starting_victory_cards
         self._victory_fraction = np.float32(held / (held * n))
         self._num_players_flag = 1 << (_NUM_PLAYERS_F + PLAYER_COUNTS.index(n))
-        self._ready = False
 
     # ------------------------------------------------------------------------- public state
-    @property
-    def seat(self) -> np.ndarray:
-        """The acting seat of every table, (B,) int64."""
-        self._check_ready()
-        return self._current.copy()
-
     @property
     def phase(self) -> np.ndarray:
         """The :class:`~boon_env.games.boon.rules.Phase` of every table's round, (B,) int8."""
         self._check_ready()
         return self._phase.copy()
 
-    @property
-    def legal(self) -> np.ndarray:
-        """The acting seats' legal actions as bitmasks over the 34 actions, (B,) int64."""
-        self._check_ready()
-        return self._legal.copy()
-
-    @property
-    def finished(self) -> FinishedRounds:
-        """The last finished round of every table (picker, Leaster, points, values, ...)."""
-        self._check_ready()
-        record = self._finished
-        return FinishedRounds(**{name: getattr(record, name).copy() for name in _RECORD_FIELDS})
-
-    def action_masks(self) -> np.ndarray:
-        """The acting seats' legal-action masks, (B, 34) int8."""
-        self._check_ready()
-        return _unpack_masks(self._legal)
-
-    def random_actions(self, rng: np.random.Generator) -> np.ndarray:
-        """A uniformly random legal action of every acting seat, (B,) int64, drawn from
-        ``rng`` (random players, rollouts)."""
-        self._check_ready()
-        return _random_bits(self._legal, rng.random(self.num_tables))
-
-    def deal(self, table: int) -> dict[str, Any]:
-        """The current round of ``table`` as dealt: ``{"hands": [[ids], ...], "boon": [ids],
-        "dealer": d}``, the form :meth:`reset` takes in ``deals``."""
-        self._check_ready()
-        if isinstance(table, bool) or not isinstance(table, (int, np.integer)):
-            raise ValueError(f"table must be an integer 0-{self.num_tables - 1}, got {table!r}")
-        if not 0 <= table < self.num_tables:
-            raise ValueError(f"table must be an integer 0-{self.num_tables - 1}, got {table!r}")
+    def _deal_of(self, table: int) -> dict[str, Any]:
         return {
             "hands": [list(cards_of(int(hand))) for hand in self._dealt_hands[table]],
             "boon": list(cards_of(int(self._dealt_boon[table]))),
@@ -297,30 +248,7 @@ class VectorBoon:
         }
 
     # ------------------------------------------------------------------------- reset
-    def reset(
-        self, seed: int | None = None, deals: Sequence[dict[str, Any]] | None = None
-    ) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
-        """Deal every table a new first round; returns ``(obs, mask, seat)``.
-
-        Args:
-            seed: reseed the engine's generator first (``None``: keep drawing from it).
-            deals: one ``{"hands": [[ids], ...], "boon": [ids], "dealer": d}`` per table to
-                start from (the form :meth:`deal` returns); without it, every first deal and
-                first dealer is drawn from the generator. Later rounds are always drawn.
-
-        Raises:
-            ValueError: ``deals`` is not one deal per table, or a deal is not a partition of
-                the deck into hands and a Boon of the right sizes, or its dealer is not a seat
-                (naming the table); the engine is then left as it was.
-        """
-        given = self._check_deals(deals) if deals is not None else None
-        if seed is not None:
-            self._rng = np.random.default_rng(seed)
-        return self._deal_tables(given)
-
-    def reset_deals(
-        self, deals: Sequence[Deal], dealers: Sequence[int]
-    ) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
+    def reset_deals(self, deals: Sequence[Deal], dealers: Sequence[int]) -> Outputs:
         """:meth:`reset` from one :class:`~boon_env.games.boon.rules.Deal` (bitmasks) and one dealer
         per table: for callers that hold deals as bitmasks already (a search replaying many sampled
         deals), with no card lists to build and read back.
@@ -331,28 +259,17 @@ class VectorBoon:
                 seat (naming the table); the engine is then left as it was.
         """
         b, n = self.num_tables, self.num_players
-        if len(deals) != b or len(dealers) != b:
-            raise ValueError(
-                f"got {len(deals)} deals and {len(dealers)} dealers, expected {b} of each "
-                "(one per table)"
-            )
+        check_counts(b, deals=deals, dealers=dealers)
         for table, (deal, dealer) in enumerate(zip(deals, dealers, strict=True)):
             if not isinstance(deal, Deal):
                 raise ValueError(f"deals[{table}] must be a Deal, got {deal!r}")
-            try:
-                deal.check(self.config)
-            except ValueError as error:
-                raise ValueError(f"deals[{table}]: {error}") from None
-            seat = isinstance(dealer, (int, np.integer)) and not isinstance(dealer, bool)
-            if not seat or not 0 <= dealer < n:
-                raise ValueError(f"dealers[{table}] must be a seat 0-{n - 1}, got {dealer!r}")
+            prefixed(f"deals[{table}]", lambda deal=deal: deal.check(self.config))
+            check_seat(f"dealers[{table}]", dealer, n)
         hands = np.array([deal.hands for deal in deals], dtype=np.int64).reshape(b, n)
         boon = np.array([deal.boon for deal in deals], dtype=np.int64)
         return self._deal_tables((hands, boon, np.asarray(dealers, dtype=np.int64)))
 
-    def _deal_tables(
-        self, given: tuple[np.ndarray, np.ndarray, np.ndarray] | None
-    ) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
+    def _start_tables(self, given: tuple[np.ndarray, np.ndarray, np.ndarray] | None) -> None:
         """Start every table's first round from ``given`` ``(hands, boon, dealers)``, or from
         the generator."""
         b, n = self.num_tables, self.num_players
@@ -394,51 +311,27 @@ class VectorBoon:
         else:
             hands, boon, dealers = given
         self._start_rounds(self._rows, hands, boon, dealers)
-        self._ready = True
-        self._update_legal()
-        return self._outputs()
 
-    def _check_deals(
+    def _check_deal_dicts(
         self, deals: Sequence[dict[str, Any]]
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        if isinstance(deals, (str, bytes, dict)) or not isinstance(deals, Sequence):
-            raise ValueError(
-                f"deals must be a sequence of {self.num_tables} deal dicts, got {deals!r}"
-            )
-        if len(deals) != self.num_tables:
-            raise ValueError(
-                f"deals has {len(deals)} entries, expected {self.num_tables} (one per table)"
-            )
         n = self.num_players
         hands = np.empty((self.num_tables, n), dtype=np.int64)
         boon = np.empty(self.num_tables, dtype=np.int64)
         dealers = np.empty(self.num_tables, dtype=np.int64)
         checked = None
-        for table, deal in enumerate(deals):
-            if not isinstance(deal, dict) or set(deal) != {"hands", "boon", "dealer"}:
-                raise ValueError(
-                    f"deals[{table}] must be a dict with exactly the keys 'hands', 'boon' and "
-                    f"'dealer', got {deal!r}"
-                )
-            dealer = deal["dealer"]
-            if (
-                isinstance(dealer, bool)
-                or not isinstance(dealer, (int, np.integer))
-                or not 0 <= dealer < n
-            ):
-                raise ValueError(
-                    f"deals[{table}]['dealer'] must be a seat 0-{n - 1}, got {dealer!r}"
-                )
+        for table, deal in self._deal_dicts(deals, _DEAL_KEYS):
+            dealer = check_seat(f"deals[{table}]['dealer']", deal["dealer"], n)
             # A duplicate arena gives every rotation of a deal the very same card lists: check
             # them once (the same objects within one call cannot have changed).
             if checked is None or not (
                 deal["hands"] is deals[table - 1]["hands"]
                 and deal["boon"] is deals[table - 1]["boon"]
             ):
-                try:
-                    checked = Deal.from_cards(self.config, deal["hands"], deal["boon"])
-                except (TypeError, ValueError) as error:
-                    raise ValueError(f"deals[{table}]: {error}") from None
+                checked = prefixed(
+                    f"deals[{table}]",
+                    lambda deal=deal: Deal.from_cards(self.config, deal["hands"], deal["boon"]),
+                )
             hands[table] = checked.hands
             boon[table] = checked.boon
             dealers[table] = dealer
@@ -484,85 +377,23 @@ class VectorBoon:
             per_table[rows] = 0
 
     # ------------------------------------------------------------------------- step
-    def step(
-        self, actions: np.ndarray, tables: np.ndarray | None = None
-    ) -> tuple[np.ndarray | None, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """Apply every table's action; returns ``(obs, mask, seat, rewards, done)``.
-
-        ``rewards`` (B, n) float32 holds every seat's round value on tables whose round just
-        ended (``done``), else 0. Those tables are dealt their next round (the dealer moves
-        left), and ``obs``, ``mask`` and ``seat`` are that round's first decision.
-
-        ``tables``, a (B,) bool array, steps only the tables where it is true: the others keep
-        their state (their entries of ``actions`` are ignored, ``done`` is false). A trainer
-        uses it to let the other seats act until every table is back at its learner's turn.
-
-        Raises:
-            ValueError: ``actions`` is not a (B,) integer array, ``tables`` not a (B,) bool
-                array, or an action is illegal on some stepped table (naming the table, the
-                action and the legal ones); no table changes.
-        """
-        self._check_ready()
-        active = None if tables is None else self._check_tables(tables)
-        actions = self._check_actions(actions, active)
-        phase = self._phase if active is None else np.where(active, self._phase, _NO_PHASE)
+    def _apply(self, rows: np.ndarray, actions: np.ndarray) -> None:
         # Route every table to its phase's rule; the sets are taken before any table moves on.
+        every = rows is self._rows
+        phase = self._phase if every else self._phase[rows]
         picking = np.flatnonzero(phase == _PHASE_PICK)
         discarding = np.flatnonzero(phase == _PHASE_DISCARD)
         playing = np.flatnonzero(phase == _PHASE_PLAY)
-        self._rewards = np.zeros((self.num_tables, self.num_players), dtype=np.float32)
-        self._done = np.zeros(self.num_tables, dtype=bool)
-        if picking.size:
-            self._pick_or_pass(picking, actions[picking])
-        if discarding.size:
-            self._discard(discarding, actions[discarding])
-        if playing.size:
-            self._play(playing, actions[playing])
-        self._update_legal()
-        obs, mask, seat = self._outputs()
-        return obs, mask, seat, self._rewards, self._done
+        for rule, at in (
+            (self._pick_or_pass, picking),
+            (self._discard, discarding),
+            (self._play, playing),
+        ):
+            if at.size:
+                rule(at if every else rows[at], actions[at])
 
-    def _check_tables(self, tables: Any) -> np.ndarray:
-        mask = np.asarray(tables)
-        if mask.shape != (self.num_tables,) or mask.dtype != bool:
-            raise ValueError(
-                f"tables must be a ({self.num_tables},) bool array, one entry per table, got "
-                f"shape {mask.shape} and dtype {mask.dtype}"
-            )
-        return mask
-
-    def _check_actions(self, actions: Any, active: np.ndarray | None = None) -> np.ndarray:
-        array = np.asarray(actions)
-        if array.shape != (self.num_tables,):
-            raise ValueError(
-                f"actions must have shape ({self.num_tables},), one per table, got {array.shape}"
-            )
-        if array.dtype.kind not in "iu":
-            raise ValueError(f"actions must be integers, got dtype {array.dtype}")
-        array = array.astype(np.int64, copy=False)
-        # numpy shifts by a negative or too large amount give 0: such actions are illegal too.
-        legal = (self._legal >> array) & 1
-        if active is not None:
-            legal |= ~active  # the tables that do not move may hold anything
-        if not legal.all():
-            raise ValueError(self._illegal_message(array, np.flatnonzero(legal == 0)))
-        return array
-
-    def _illegal_message(self, actions: np.ndarray, bad: np.ndarray) -> str:
-        table = int(bad[0])
-        action = int(actions[table])
-        known = 0 <= action < NUM_ACTIONS
-        legal = ", ".join(
-            f"{a} ({action_name(a)})" for a in range(NUM_ACTIONS) if self._legal[table] >> a & 1
-        )
-        others = f"; {bad.size - 1} more table(s) got an illegal action" if bad.size > 1 else ""
-        return (
-            f"illegal action {action} "
-            f"({action_name(action) if known else f'not an action id 0-{NUM_ACTIONS - 1}'}) "
-            f"at table {table} for seat {int(self._current[table])} in phase "
-            f"{Phase(int(self._phase[table])).name}; legal actions: {legal}{others}. "
-            "No table was changed."
-        )
+    def _decision_note(self, table: int) -> str:
+        return f" in phase {Phase(int(self._phase[table])).name}"
 
     # ------------------------------------------------------------------------- the rules
     def _pick_or_pass(self, rows: np.ndarray, actions: np.ndarray) -> None:
@@ -649,57 +480,35 @@ class VectorBoon:
         self._points_flat[self._row_base[picked] + picker[~leaster]] += self._discard_points[picked]
         points, tricks_won = self._points.take(rows, axis=0), self._tricks_won.take(rows, axis=0)
         values, leaster_winner = _round_values(picker, points, tricks_won)
-        record = self._finished
-        record.rounds[rows] += 1
-        record.dealer[rows] = self._dealer[rows]
-        record.picker[rows] = picker
-        record.leaster[rows] = leaster
-        record.leaster_winner[rows] = leaster_winner
-        record.discards[rows] = self._discards[rows]
-        record.points[rows] = points
-        record.tricks_won[rows] = tricks_won
-        record.values[rows] = values
-        self._rewards[rows] = values
-        self._done[rows] = True
+        self._record_rounds(
+            rows,
+            values,
+            dealer=self._dealer[rows],
+            picker=picker,
+            leaster=leaster,
+            leaster_winner=leaster_winner,
+            discards=self._discards[rows],
+            points=points,
+            tricks_won=tricks_won,
+        )
         # The deal passes left after every round.
         hands, boon = self._random_deals(rows.size)
         self._start_rounds(rows, hands, boon, self._left_of[self._dealer[rows]])
 
-    def _update_legal(self) -> None:
-        phase = self._phase
-        hand = self._hands_flat[self._row_base + self._current]
+    def _update_legal(self, rows: np.ndarray) -> None:
+        at = self._selection(rows)
+        phase = self._phase[at]
+        hand = self._hands_flat[self._row_base[at] + self._current[at]]
         # Follow the led suit if you can (gold is a suit like the others); else play anything.
-        follow = hand & _SUIT_MASKS[self._led_suit]
+        follow = hand & _SUIT_MASKS[self._led_suit[at]]
         playable = np.where(follow != 0, follow, hand)
         # In the discard phase the acting seat is the picker: any card of its hand may go.
-        self._legal = np.where(
+        legal = np.where(
             phase == _PHASE_PICK, _PICK_OR_PASS, np.where(phase == _PHASE_PLAY, playable, hand)
         )
+        self._store_legal(rows, legal)
 
     # ------------------------------------------------------------------------- observations
-    def _outputs(self) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
-        obs = self._encode(self._rows, self._current) if self.observations else None
-        return obs, _unpack_masks(self._legal), self._current.copy()
-
-    def observe(self, tables: Any = None, seats: Any = None) -> np.ndarray:
-        """The observations of ``seats`` (default: the acting seats) at ``tables`` (default:
-        every table), shape (len(tables), OBS_SIZE) float32: bit for bit
-        ``boon_env.games.boon.encoding.encode(round, seat, victory_cards)`` with every seat holding
-        its starting Victory Cards. Use it to observe only the tables where a policy acts.
-
-        Raises:
-            ValueError: ``tables`` or ``seats`` is not a 1-D integer array in range, or they
-                differ in length.
-        """
-        self._check_ready()
-        rows = self._rows if tables is None else _index_array("tables", tables, self.num_tables)
-        if seats is None:
-            return self._encode(rows, self._current[rows])
-        who = _index_array("seats", seats, self.num_players)
-        if who.shape != rows.shape:
-            raise ValueError(f"seats must have one entry per table ({rows.size}), got {who.size}")
-        return self._encode(rows, who)
-
     def _encode(self, rows: np.ndarray, seat: np.ndarray) -> np.ndarray:
         n = self.num_players
         base = self._row_base[rows]
@@ -746,13 +555,9 @@ class VectorBoon:
                 (phase == _PHASE_PLAY)
                 << (_LEADER_F + self._relative[self._leader[rows] - seat + n])
             )
-            | (_rotate(self._passed[rows], seat, n) << _PASSED_F)
-            | (_rotate(self._voids[rows], _SUITS * seat, _SUITS * n) << _VOIDS_F)
+            | (rotate(self._passed[rows], seat, n) << _PASSED_F)
+            | (rotate(self._voids[rows], _SUITS * seat, _SUITS * n) << _VOIDS_F)
         )
-
-    def _check_ready(self) -> None:
-        if not self._ready:
-            raise RuntimeError("call reset() before using the tables")
 
 
 def _round_values(
@@ -782,44 +587,3 @@ def _round_values(
 def _highest_card(masks: np.ndarray) -> np.ndarray:
     # float64 holds these 32-bit masks exactly, and frexp's exponent is their bit length.
     return np.frexp(masks.astype(np.float64))[1] - 1
-
-
-def _random_bits(masks: np.ndarray, uniforms: np.ndarray) -> np.ndarray:
-    # A set bit of each (34-bit) mask, chosen by a uniform in [0, 1): count the set bits of its
-    # three 12-bit chunks, find the chunk that holds the chosen one, select it within the chunk.
-    low, mid, high = masks & _CHUNK_MASK, masks >> _CHUNK & _CHUNK_MASK, masks >> 2 * _CHUNK
-    below_mid = _CHUNK_COUNT[low]
-    below_high = below_mid + _CHUNK_COUNT[mid]
-    nth = (uniforms * (below_high + _CHUNK_COUNT[high])).astype(np.int64)
-    in_low, in_mid = nth < below_mid, nth < below_high
-    chunk = np.where(in_low, low, np.where(in_mid, mid, high))
-    before = np.where(in_low, 0, np.where(in_mid, below_mid, below_high))
-    shift = np.where(in_low, 0, np.where(in_mid, _CHUNK, 2 * _CHUNK))
-    return shift + _CHUNK_SELECT[chunk * _CHUNK + nth - before]
-
-
-def _rotate(bits: np.ndarray, shift: np.ndarray, width: int) -> np.ndarray:
-    # Rotate ``width``-bit fields right by ``shift``: seat-indexed bits become observer-first.
-    return ((bits >> shift) | (bits << (width - shift))) & ((1 << width) - 1)
-
-
-def _unpack_masks(legal: np.ndarray) -> np.ndarray:
-    # Each int64 bitmask is 8 little-endian bytes; their first 34 bits are the actions.
-    return np.unpackbits(
-        legal.astype("<i8", copy=False).view(np.uint8).reshape(-1, 8),
-        axis=1,
-        count=NUM_ACTIONS,
-        bitorder="little",
-    ).view(np.int8)
-
-
-def _index_array(name: str, values: Any, size: int) -> np.ndarray:
-    array = np.asarray(values)
-    if array.shape == (0,):
-        return np.zeros(0, dtype=np.int64)  # an empty list is float64 to numpy
-    if array.ndim != 1 or array.dtype.kind not in "iu":
-        raise ValueError(f"{name} must be a 1-D integer array, got {array!r}")
-    array = array.astype(np.int64, copy=False)
-    if array.size and (array.min() < 0 or array.max() >= size):
-        raise ValueError(f"{name} must lie in 0-{size - 1}, got {array.tolist()}")
-    return array

@@ -70,10 +70,20 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
 
+from boon_env.core.vector import (
+    MASK_WORD,
+    Outputs,
+    VectorEngine,
+    check_counts,
+    check_seat,
+    is_integer,
+    prefixed,
+)
 from boon_env.games.boyn.encoding import LAYOUT, OBS_SIZE, RUN_SCALE, SIZE_SCALE
 from boon_env.games.boyn.rules import (
     ACTION_KIND,
@@ -165,7 +175,7 @@ _SUBSETS = 1 << NUM_SUITS
 _JACK_AT, _QUEEN_AT = kind_of(0, JACK), kind_of(0, QUEEN)
 
 # Legal actions are two int64 words: action a is bit a % 64 of word a // 64.
-_WORD = 64
+_WORD = MASK_WORD
 _MASK_WORDS = -(-NUM_ACTIONS // _WORD)
 
 
@@ -193,15 +203,6 @@ def _subset_table(actions_of_suit: Callable[[int], list[int]]) -> np.ndarray:
 # A playable Jack is played naming any suit.
 _JACK_LOW, _JACK_HIGH = _subset_table(lambda j: [jack_action(j, s) for s in range(NUM_SUITS)]).T
 
-# Bit counting and selection by bytes (eleven cover the 88 actions): the set bits of each
-# byte value, and the position of its k-th lowest set bit.
-_MASK_BYTES = -(-NUM_ACTIONS // 8)
-_BYTE_COUNT = np.array([v.bit_count() for v in range(256)], dtype=np.int64)
-_BYTE_SELECT = np.array(
-    [[b for b in range(8) if v >> b & 1] + [0] * (8 - v.bit_count()) for v in range(256)],
-    dtype=np.int64,
-).ravel()
-
 # ------------------------------------------------------------------------- observation layout
 # The 0/1 part of the observation (everything before "run") is built as 64-bit words and
 # unpacked in one numpy call; the multisets are their two bit planes (see
@@ -222,9 +223,8 @@ _SIZE_FRACTIONS = (np.arange(NUM_CARDS + 1) / SIZE_SCALE).astype(np.float32)
 
 @dataclass
 class FinishedRounds:
-    """The last finished round of every table (rows of tables that never finished one hold
-    their initial values: ``rounds == 0``). Rows where ``step`` returned ``done`` describe the
-    round that just ended.
+    """The last finished round of every table, as :attr:`VectorEngine.finished
+    <boon_env.core.vector.VectorEngine.finished>` returns it.
 
     Attributes:
         rounds: rounds finished per table since ``reset``, shape (B,).
@@ -259,14 +259,14 @@ class FinishedRounds:
         )
 
 
-_RECORD_FIELDS = tuple(FinishedRounds.__dataclass_fields__)
 _DEAL_KEYS = ("hands", "stock", "dealer", "seed")
 _SEED_LIMIT = 1 << 63  # seeds are stored as int64
 
 
-class VectorBoyn:
+class VectorBoyn(VectorEngine):
     """``num_tables`` BOYN tables of ``num_players`` each, stepped together; see the module
-    docstring.
+    docstring and :class:`~boon_env.core.vector.VectorEngine` (``reset``, ``step``,
+    ``observe``, ``action_masks``, ``random_actions``, ``seat``, ``legal``, ``finished``).
 
     Args:
         num_tables: B, the number of tables (>= 1).
@@ -279,12 +279,21 @@ class VectorBoyn:
         draw_rule, red_three_points, max_turns: the rules options of ``boyn_v0`` (its
             defaults), checked by :class:`~boon_env.games.boyn.rules.GameConfig`.
 
+    A deal, as ``deal(i)`` returns it and ``reset(deals=...)`` takes one per table, is
+    ``{"hands": [[kinds], ...], "stock": [kinds, top first], "dealer": d, "seed": s}`` (``s``
+    seeds its reshuffles, an integer 0 .. 2**63 - 1). ``legal`` is (B, 2) int64 words, action
+    ``a`` at bit ``a % 64`` of word ``a // 64``; ``finished`` is a :class:`FinishedRounds`;
+    ``step``'s rewards are every seat's margin.
+
     The state is held in arrays of B rows (``(B, n)`` for seats). A multiset of cards is two
     int64 bitmasks, the kinds held at least once and the kinds held twice; the stock is an
     array of kinds in drawing order with its prefix multisets, so that any run of draws moves
     into a hand in a few operations. Read the state through the properties and methods, which
     return copies.
     """
+
+    num_actions = NUM_ACTIONS
+    action_name = staticmethod(action_name)
 
     def __init__(
         self,
@@ -297,34 +306,22 @@ class VectorBoyn:
         red_three_points: int = 25,
         max_turns: int = 1000,
     ) -> None:
-        if isinstance(num_tables, bool) or not isinstance(num_tables, (int, np.integer)):
-            raise ValueError(f"num_tables must be an integer >= 1, got {num_tables!r}")
-        if num_tables < 1:
-            raise ValueError(f"num_tables must be an integer >= 1, got {num_tables!r}")
-        if type(observations) is not bool:
-            raise ValueError(f"observations must be True or False, got {observations!r}")
-        self.config = GameConfig(
+        config = partial(
+            GameConfig,
             num_players=num_players,
             draw_rule=draw_rule,
             red_three_points=red_three_points,
             max_turns=max_turns,
         )
-        self.num_tables = b = int(num_tables)
-        self.num_players = n = num_players
-        self.observations = observations
-        self._rng = np.random.default_rng(seed)
-        self._rows = np.arange(b, dtype=np.int64)
-        self._row_base = self._rows * n  # flat index of (table, seat) is table * n + seat
+        super().__init__(num_tables, config, seed, observations)
+        n = self.num_players
         self._dealt_size = HAND_SIZE * n
         # Room for any stock (a reshuffled one included) and a search window past its end.
         self._stock_width = NUM_CARDS + _WINDOW
-        # Seat arithmetic by table lookup (integer % is several times slower in numpy): the
-        # next seat ([clockwise * n + seat]), a seat relative to an observer, every seat in
-        # relative order ([seat, r] = the seat r places to the left).
+        # The next seat by direction: [clockwise * n + seat]; the seat r places to the left
+        # of seat s: [s * n + r].
         seats = np.arange(n, dtype=np.int64)
         self._next_seat = np.concatenate([(seats - 1) % n, (seats + 1) % n])
-        self._relative = np.arange(-n, n, dtype=np.int64) % n  # [a - b + n] = (a - b) % n
-        self._rotation = (seats[:, None] + seats) % n
         self._rotation_flat = self._rotation.ravel()
         # A Queen swaps with any of the n - 1 other seats.
         self._queen_swaps = _subset_table(lambda q: [swap_action(q, r) for r in range(1, n)])[:, 1]
@@ -334,49 +331,8 @@ class VectorBoyn:
             self.config.points
         )
         self._players_flag = 1 << (_PLAYERS_F + PLAYER_COUNTS.index(n))
-        self._ready = False
 
-    # ------------------------------------------------------------------------- public state
-    @property
-    def seat(self) -> np.ndarray:
-        """The acting seat of every table, (B,) int64."""
-        self._check_ready()
-        return self._current.copy()
-
-    @property
-    def legal(self) -> np.ndarray:
-        """The acting seats' legal actions as bitmasks, (B, 2) int64: action ``a`` is bit
-        ``a % 64`` of word ``a // 64``."""
-        self._check_ready()
-        return self._legal.copy()
-
-    @property
-    def finished(self) -> FinishedRounds:
-        """The last finished round of every table (out, points, values, ...)."""
-        self._check_ready()
-        record = self._finished
-        return FinishedRounds(**{name: getattr(record, name).copy() for name in _RECORD_FIELDS})
-
-    def action_masks(self) -> np.ndarray:
-        """The acting seats' legal-action masks, (B, 88) int8."""
-        self._check_ready()
-        return _unpack_masks(self._legal)
-
-    def random_actions(self, rng: np.random.Generator) -> np.ndarray:
-        """A uniformly random legal action of every acting seat, (B,) int64, drawn from
-        ``rng`` (random players, rollouts)."""
-        self._check_ready()
-        return _random_bits(self._legal, rng.random(self.num_tables))
-
-    def deal(self, table: int) -> dict[str, Any]:
-        """The current round of ``table`` as dealt: ``{"hands": [[kinds], ...], "stock":
-        [kinds, top first], "dealer": d, "seed": s}`` (``s`` seeds its reshuffles), the form
-        :meth:`reset` takes in ``deals``."""
-        self._check_ready()
-        if isinstance(table, bool) or not isinstance(table, (int, np.integer)):
-            raise ValueError(f"table must be an integer 0-{self.num_tables - 1}, got {table!r}")
-        if not 0 <= table < self.num_tables:
-            raise ValueError(f"table must be an integer 0-{self.num_tables - 1}, got {table!r}")
+    def _deal_of(self, table: int) -> dict[str, Any]:
         cards = self._dealt[table].tolist()
         size = self._dealt_size
         return {
@@ -387,30 +343,9 @@ class VectorBoyn:
         }
 
     # ------------------------------------------------------------------------- reset
-    def reset(
-        self, seed: int | None = None, deals: Sequence[dict[str, Any]] | None = None
-    ) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
-        """Deal every table a new first round; returns ``(obs, mask, seat)``.
-
-        Args:
-            seed: reseed the engine's generator first (``None``: keep drawing from it).
-            deals: one ``{"hands": [[kinds], ...], "stock": [kinds, top first], "dealer": d,
-                "seed": s}`` per table to start from (the form :meth:`deal` returns); without
-                it, every first deal, seed and dealer is drawn. Later rounds are always drawn.
-
-        Raises:
-            ValueError: ``deals`` is not one deal per table, a deal's cards are not every kind
-                twice in hands of 7 and a stock, its dealer is not a seat or its seed not an
-                integer 0 .. 2**63 - 1 (naming the table); the engine is then left as it was.
-        """
-        given = self._check_deal_dicts(deals) if deals is not None else None
-        if seed is not None:
-            self._rng = np.random.default_rng(seed)
-        return self._deal_tables(given)
-
     def reset_deals(
         self, deals: Sequence[Deal], dealers: Sequence[int], seeds: Sequence[int] | None = None
-    ) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
+    ) -> Outputs:
         """:meth:`reset` from one :class:`~boon_env.games.boyn.rules.Deal`, one dealer and one
         reshuffle seed per table (``seeds=None``: drawn from the generator), for callers that
         hold ``Deal`` objects (an arena replaying the deals of ``boyn_v0``).
@@ -421,19 +356,13 @@ class VectorBoyn:
                 the engine is then left as it was.
         """
         b = self.num_tables
-        counts = [len(deals), len(dealers)] + ([] if seeds is None else [len(seeds)])
-        if any(count != b for count in counts):
-            raise ValueError(
-                f"got {len(deals)} deals, {len(dealers)} dealers"
-                f"{'' if seeds is None else f' and {len(seeds)} seeds'}, expected {b} of each "
-                "(one per table)"
-            )
+        check_counts(b, deals=deals, dealers=dealers, **({} if seeds is None else {"seeds": seeds}))
         cards = np.empty((b, NUM_CARDS), dtype=np.int64)
         for table, (deal, dealer) in enumerate(zip(deals, dealers, strict=True)):
             if not isinstance(deal, Deal):
                 raise ValueError(f"deals[{table}] must be a Deal, got {deal!r}")
             cards[table] = self._deal_cards(f"deals[{table}]", deal.hands, deal.stock)
-            _check_seat(f"dealers[{table}]", dealer, self.num_players)
+            check_seat(f"dealers[{table}]", dealer, self.num_players)
             if seeds is not None:
                 _check_seed(f"seeds[{table}]", seeds[table])
         given_seeds = None if seeds is None else np.asarray(seeds, dtype=np.int64)
@@ -441,39 +370,25 @@ class VectorBoyn:
 
     def _deal_cards(self, where: str, hands: Any, stock: Any) -> list[int]:
         """A deal's cards, hands then stock, after :meth:`Deal.from_cards`'s checks."""
-        try:
-            deal = Deal.from_cards(self.config, hands, stock)
-        except (TypeError, ValueError) as error:
-            raise ValueError(f"{where}: {error}") from None
+        deal = prefixed(where, lambda: Deal.from_cards(self.config, hands, stock))
         return [card for hand in deal.hands for card in hand] + list(deal.stock)
 
     def _check_deal_dicts(
         self, deals: Sequence[dict[str, Any]]
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         b = self.num_tables
-        if isinstance(deals, (str, bytes, dict)) or not isinstance(deals, Sequence):
-            raise ValueError(f"deals must be a sequence of {b} deal dicts, got {deals!r}")
-        if len(deals) != b:
-            raise ValueError(f"deals has {len(deals)} entries, expected {b} (one per table)")
         cards = np.empty((b, NUM_CARDS), dtype=np.int64)
         dealers = np.empty(b, dtype=np.int64)
         seeds = np.empty(b, dtype=np.int64)
-        for table, deal in enumerate(deals):
-            if not isinstance(deal, dict) or set(deal) != set(_DEAL_KEYS):
-                keys = ", ".join(repr(key) for key in _DEAL_KEYS)
-                raise ValueError(
-                    f"deals[{table}] must be a dict with exactly the keys {keys}, got {deal!r}"
-                )
-            _check_seat(f"deals[{table}]['dealer']", deal["dealer"], self.num_players)
+        for table, deal in self._deal_dicts(deals, _DEAL_KEYS):
+            check_seat(f"deals[{table}]['dealer']", deal["dealer"], self.num_players)
             _check_seed(f"deals[{table}]['seed']", deal["seed"])
             cards[table] = self._deal_cards(f"deals[{table}]", deal["hands"], deal["stock"])
             dealers[table] = deal["dealer"]
             seeds[table] = deal["seed"]
         return cards, dealers, seeds
 
-    def _deal_tables(
-        self, given: tuple[np.ndarray, np.ndarray, np.ndarray | None] | None
-    ) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
+    def _start_tables(self, given: tuple[np.ndarray, np.ndarray, np.ndarray | None] | None) -> None:
         """Start every table's first round from ``given`` ``(cards, dealers, seeds)``, or from
         the generator."""
         b, n, width = self.num_tables, self.num_players, self._stock_width
@@ -514,7 +429,6 @@ class VectorBoyn:
         self._generators: dict[int, np.random.Generator] = {}  # made at a round's 1st reshuffle
         self._legal = np.zeros((b, _MASK_WORDS), dtype=np.int64)
         self._finished = FinishedRounds.empty(b, n)
-        self._begin_step()
         if given is None:
             dealers = self._rng.integers(n, size=b)
             cards, seeds = self._random_deals(b)
@@ -522,10 +436,7 @@ class VectorBoyn:
             cards, dealers, seeds = given
             if seeds is None:
                 seeds = self._random_seeds(b)
-        self._ready = True
         self._start_rounds(self._rows, cards, dealers, seeds)
-        self._update_legal()
-        return self._outputs()
 
     def _random_seeds(self, count: int) -> np.ndarray:
         return self._rng.integers(_SEED_LIMIT, size=count, dtype=np.int64)
@@ -577,82 +488,8 @@ class VectorBoyn:
         self._drawn[rows] = 0
         self._stock_end[rows] = count
 
-    # ------------------------------------------------------------------------- step
-    def step(
-        self, actions: Any, tables: Any = None
-    ) -> tuple[np.ndarray | None, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """Apply every table's action; returns ``(obs, mask, seat, rewards, done)``.
-
-        ``rewards`` (B, n) float32 holds every seat's margin on tables whose round just ended
-        (``done``), else 0. Those tables are dealt their next round (the dealer moves left),
-        and ``obs``, ``mask`` and ``seat`` are that round's first decision.
-
-        ``tables``, a (B,) bool array, steps only the tables where it is true: the others keep
-        their state (their entries of ``actions`` are ignored, ``done`` is false).
-
-        Raises:
-            ValueError: ``actions`` is not a (B,) integer array, ``tables`` not a (B,) bool
-                array, or an action is illegal on some stepped table (naming the table, the
-                action and the legal ones); no table changes.
-        """
-        self._check_ready()
-        active = None if tables is None else self._check_tables(tables)
-        actions = self._check_actions(actions, active)
-        rows = self._rows if active is None else np.flatnonzero(active)
-        self._begin_step()
-        if rows.size:
-            self._play(rows, actions[rows])
-        self._update_legal()
-        obs, mask, seat = self._outputs()
-        return obs, mask, seat, self._rewards, self._done
-
-    def _begin_step(self) -> None:
-        self._rewards = np.zeros((self.num_tables, self.num_players), dtype=np.float32)
-        self._done = np.zeros(self.num_tables, dtype=bool)
-
-    def _check_tables(self, tables: Any) -> np.ndarray:
-        mask = np.asarray(tables)
-        if mask.shape != (self.num_tables,) or mask.dtype != bool:
-            raise ValueError(
-                f"tables must be a ({self.num_tables},) bool array, one entry per table, got "
-                f"shape {mask.shape} and dtype {mask.dtype}"
-            )
-        return mask
-
-    def _check_actions(self, actions: Any, active: np.ndarray | None) -> np.ndarray:
-        array = np.asarray(actions)
-        if array.shape != (self.num_tables,):
-            raise ValueError(
-                f"actions must have shape ({self.num_tables},), one per table, got {array.shape}"
-            )
-        if array.dtype.kind not in "iu":
-            raise ValueError(f"actions must be integers, got dtype {array.dtype}")
-        in_range = (array >= 0) & (array < NUM_ACTIONS)
-        known = np.where(in_range, array, 0).astype(np.int64)
-        word = self._legal.reshape(-1)[self._rows * _MASK_WORDS + known // _WORD]
-        legal = in_range & ((word >> (known % _WORD)) & 1).astype(bool)
-        if active is not None:
-            legal |= ~active  # the tables that do not move may hold anything
-        if not legal.all():
-            raise ValueError(self._illegal_message(array, np.flatnonzero(~legal)))
-        return known
-
-    def _illegal_message(self, actions: np.ndarray, bad: np.ndarray) -> str:
-        table = int(bad[0])
-        action = int(actions[table])
-        known = 0 <= action < NUM_ACTIONS
-        mask = _unpack_masks(self._legal[table : table + 1])[0]
-        legal = ", ".join(f"{a} ({action_name(int(a))})" for a in np.flatnonzero(mask))
-        others = f"; {bad.size - 1} more table(s) got an illegal action" if bad.size > 1 else ""
-        return (
-            f"illegal action {action} "
-            f"({action_name(action) if known else f'not an action id 0-{NUM_ACTIONS - 1}'}) "
-            f"at table {table} for seat {int(self._current[table])}; legal actions: "
-            f"{legal}{others}. No table was changed."
-        )
-
     # ------------------------------------------------------------------------- the rules
-    def _play(self, rows: np.ndarray, actions: np.ndarray) -> None:
+    def _apply(self, rows: np.ndarray, actions: np.ndarray) -> None:
         """The acting seats play their cards (``Round.apply``), then everything forced."""
         seat = self._current[rows]
         flat = self._row_base[rows] + seat
@@ -881,52 +718,32 @@ class VectorBoyn:
             bits = np.unpackbits(words.astype("<i8").view(np.uint8), axis=-1, bitorder="little")
             points[scored] = bits @ self._points_by_bit
         values = _margins(points)
-        record = self._finished
-        record.rounds[rows] += 1
-        record.dealer[rows] = self._dealer[rows]
-        record.out[rows] = out
-        record.turns[rows] = self._turns[rows]
-        record.reshuffles[rows] = self._reshuffles[rows]
-        record.points[rows] = points
-        record.values[rows] = values
         # A round that ends while it is dealt (truncated: worth 0) adds to the one before.
-        self._rewards[rows] += values.astype(np.float32)
-        self._done[rows] = True
+        earlier = self._rewards[rows]
+        self._record_rounds(
+            rows,
+            values,
+            dealer=self._dealer[rows],
+            out=out,
+            turns=self._turns[rows],
+            reshuffles=self._reshuffles[rows],
+            points=points,
+        )
+        self._rewards[rows] += earlier
         cards, seeds = self._random_deals(rows.size)
         self._start_rounds(rows, cards, self._next_seat[n + self._dealer[rows]], seeds)
 
-    def _update_legal(self) -> None:
-        flat = self._row_base + self._current
-        playable = self._hand_flat[flat] & self._playable
+    def _update_legal(self, rows: np.ndarray) -> None:
+        at = self._selection(rows)
+        flat = self._row_base[at] + self._current[at]
+        playable = self._hand_flat[flat] & self._playable[at]
         # A Jack always names a suit; a swap needs cards left after the Queen.
         jacks = _suit_subset(playable >> _JACK_AT)
         queens = self._queen_swaps[_suit_subset(playable >> _QUEEN_AT)]
-        self._legal[:, 0] = (playable & ~JACKS) | _JACK_LOW[jacks]
-        self._legal[:, 1] = _JACK_HIGH[jacks] | np.where(self._size_flat[flat] > 1, queens, 0)
+        self._legal[at, 0] = (playable & ~JACKS) | _JACK_LOW[jacks]
+        self._legal[at, 1] = _JACK_HIGH[jacks] | np.where(self._size_flat[flat] > 1, queens, 0)
 
     # ------------------------------------------------------------------------- observations
-    def _outputs(self) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
-        obs = self._encode(self._rows, self._current) if self.observations else None
-        return obs, _unpack_masks(self._legal), self._current.copy()
-
-    def observe(self, tables: Any = None, seats: Any = None) -> np.ndarray:
-        """The observations of ``seats`` (default: the acting seats) at ``tables`` (default:
-        every table), shape (len(tables), OBS_SIZE) float32: bit for bit
-        ``boon_env.games.boyn.encoding.encode(round, seat, totals)`` with every total 0.
-
-        Raises:
-            ValueError: ``tables`` or ``seats`` is not a 1-D integer array in range, or they
-                differ in length.
-        """
-        self._check_ready()
-        rows = self._rows if tables is None else _index_array("tables", tables, self.num_tables)
-        if seats is None:
-            return self._encode(rows, self._current[rows])
-        who = _index_array("seats", seats, self.num_players)
-        if who.shape != rows.shape:
-            raise ValueError(f"seats must have one entry per table ({rows.size}), got {who.size}")
-        return self._encode(rows, who)
-
     def _encode(self, rows: np.ndarray, seat: np.ndarray) -> np.ndarray:
         n = self.num_players
         base = self._row_base[rows]
@@ -952,10 +769,6 @@ class VectorBoyn:
         relative = base[:, None] + self._rotation.take(seat, axis=0)
         obs[:, _SIZES_AT : _SIZES_AT + n] = _SIZE_FRACTIONS[self._size_flat[relative]]
         return obs
-
-    def _check_ready(self) -> None:
-        if not self._ready:
-            raise RuntimeError("call reset() before using the tables")
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -1000,53 +813,6 @@ def _place(words: np.ndarray, bits: np.ndarray, offset: int) -> None:
         words[:, word + 1] |= bits >> (_WORD - shift)
 
 
-def _random_bits(legal: np.ndarray, uniforms: np.ndarray) -> np.ndarray:
-    # A set bit of each row of mask words, chosen by a uniform in [0, 1): count the set bits of
-    # every byte, find the byte that holds the chosen one, select it within the byte. Bytes run
-    # down the first axis, so that the running count is one cheap cumsum over it.
-    count = legal.shape[0]
-    octets = legal.view(np.uint8).reshape(count, -1)[:, :_MASK_BYTES].T
-    per_byte = _BYTE_COUNT[octets]
-    below = per_byte.cumsum(axis=0)
-    nth = (uniforms * below[-1]).astype(np.int64)
-    passed = below <= nth  # the bytes wholly before the chosen bit
-    byte = passed.sum(axis=0)
-    before = (below * passed).max(axis=0)
-    chosen = octets[byte, np.arange(count)].astype(np.int64)
-    return byte * 8 + _BYTE_SELECT[chosen * 8 + nth - before]
-
-
-def _unpack_masks(legal: np.ndarray) -> np.ndarray:
-    # Each row's words are little-endian bytes; their first 88 bits are the actions.
-    return np.unpackbits(
-        legal.astype("<i8", copy=False).view(np.uint8).reshape(legal.shape[0], -1),
-        axis=1,
-        count=NUM_ACTIONS,
-        bitorder="little",
-    ).view(np.int8)
-
-
-def _check_seat(name: str, seat: Any, num_players: int) -> None:
-    if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)):
-        raise ValueError(f"{name} must be a seat 0-{num_players - 1}, got {seat!r}")
-    if not 0 <= seat < num_players:
-        raise ValueError(f"{name} must be a seat 0-{num_players - 1}, got {seat!r}")
-
-
 def _check_seed(name: str, seed: Any) -> None:
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+    if not is_integer(seed) or not 0 <= seed < _SEED_LIMIT:
         raise ValueError(f"{name} must be an integer 0-{_SEED_LIMIT - 1}, got {seed!r}")
-    if not 0 <= seed < _SEED_LIMIT:
-        raise ValueError(f"{name} must be an integer 0-{_SEED_LIMIT - 1}, got {seed!r}")
-
-
-def _index_array(name: str, values: Any, size: int) -> np.ndarray:
-    array = np.asarray(values)
-    if array.shape == (0,):
-        return np.zeros(0, dtype=np.int64)  # an empty list is float64 to numpy
-    if array.ndim != 1 or array.dtype.kind not in "iu":
-        raise ValueError(f"{name} must be a 1-D integer array, got {array!r}")
-    array = array.astype(np.int64, copy=False)
-    if array.size and (array.min() < 0 or array.max() >= size):
-        raise ValueError(f"{name} must lie in 0-{size - 1}, got {array.tolist()}")
-    return array
