@@ -98,6 +98,15 @@ def test_a_game_registered_in_a_test_builds_its_players(toy: str) -> None:
         make_agent("search", game=toy, num_players=2)
 
 
+def test_commands_refuse_what_a_registered_game_lacks(toy: str, capsys) -> None:
+    from agents.cli.commands import main
+
+    assert main(["serve", "--game", toy]) == 2
+    assert "the browser table is available for boon, bon, boyn, not toy" in capsys.readouterr().err
+    assert main(["play", "--game", toy]) == 2
+    assert "playing at the terminal is available for" in capsys.readouterr().err
+
+
 def test_unregistering_removes_the_library_part_too(toy: str) -> None:
     assert "toy" in ENVS
     unregister(toy)

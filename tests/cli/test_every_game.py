@@ -113,7 +113,7 @@ def test_play_a_round_at_the_terminal(game: str, capsys, monkeypatch) -> None:
     ("argv", "message"),
     [
         (["advise", "--game", "bon", "--hand", "red 1", "--position", "0"], "boon, not bon"),
-        (["serve", "--game", "boyn", "--port", "0"], "not boyn"),
+        (["serve", "--game", "boyn", "--players", "7"], "a BOYN table has 2-6 players"),
         (["arena", "--game", "bon", "--agents", "random"] * 1 + ["random", "random", "--episode",
           "game"], "--episode game is available for boon, not bon"),
         (["play", "--game", "boyn", "--num-players", "7"], "a BOYN table has 2-6 players"),
