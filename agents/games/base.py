@@ -157,7 +157,7 @@ class GameSpec:
         training: a ``"module:attribute"`` reference to its self-play recipe
             (:class:`agents.training.recipe.Recipe`), loaded only by training.
         web: a ``"module:attribute"`` reference to its browser table
-            (:class:`agents.web.game.WebGame`: sessions, replays, the coach, the rules page),
+            (:class:`agents.games.web.WebGame`: sessions, replays, the coach, the rules page),
             or ``None``: not served in the browser.
         rllib: a ``"module:attribute"`` reference to its RLlib ``MultiAgentEnv`` adapter, which
             ``train_rllib.py`` trains on, or ``None``: not trained with RLlib yet.

@@ -6,8 +6,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
-from agents.players.base import Agent, PlayerBuilder, PlayerRequest
+from agents.players.base import Agent, PlayerRequest
 from agents.players.random_agent import RandomAgent
 from agents.players.trained import PPOAgent
 
@@ -34,12 +35,15 @@ def rllib_player(request: PlayerRequest) -> Agent:
     return RLlibAgent(request.arg, name=request.spec, num_players=request.num_players)
 
 
-def heuristic_player(agent: Callable[..., Agent], params: type) -> PlayerBuilder:
+@dataclass(frozen=True)
+class heuristic_player:  # noqa: N801 - used like the builder functions beside it
     """The builder of ``heuristic[:name=value,...]`` for a game whose rule-based player is
-    ``agent(params, name=...)`` with the dataclass ``params`` of named parameters."""
+    ``agent(params, name=...)`` with the dataclass ``params`` of named parameters (a class,
+    not a closure, so that a game's spec pickles for worker processes)."""
 
-    def build(request: PlayerRequest) -> Agent:
-        return agent(request.params(params), name=request.spec)
+    agent: Callable[..., Agent]
+    params: type
 
-    build.__doc__ = f"``heuristic[:name=value,...]``: {agent.__name__} with named parameters."
-    return build
+    def __call__(self, request: PlayerRequest) -> Agent:
+        """The heuristic with the spec's parameters."""
+        return self.agent(request.params(self.params), name=request.spec)

@@ -39,10 +39,12 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from agents.games import game_spec
+from agents.games.web import WebGame
 from agents.players.policy import ModelFileError, NumpyPolicy
 from agents.players.trained import default_model
 from agents.specs import make_agent
-from agents.web.game import WebGame, web_games
+from agents.web.games import web_games
 from agents.web.replay import RecordedRound, load_replay
 from agents.web.session import GameSession, RefusedError, load_coach_policy
 
@@ -254,7 +256,7 @@ class _Server:
         return message
 
     def _offer(self, web: WebGame) -> dict[str, Any]:
-        spec = web.spec
+        spec = game_spec(web.name)
         choices = list(OPPONENT_CHOICES)
         if web.name == self.default.game:
             choices.insert(0, _opponents_text(self.default.opponents))
@@ -282,7 +284,7 @@ class _Server:
             raise ClientError(
                 f"unknown game {name!r:.40}; this server plays {', '.join(self.webs)}"
             )
-        spec = self.webs[name].spec
+        spec = game_spec(self.webs[name].name)
         same = name == self.default.game
         players = request.get("players", self.default.players if same else spec.default_players)
         if players not in spec.player_counts:
@@ -411,7 +413,7 @@ def create_app(
     name = game or next(iter(webs))
     if name not in webs:
         raise ValueError(f"{name} is not served in the browser; these are: {', '.join(webs)}")
-    spec = webs[name].spec
+    spec = game_spec(webs[name].name)
     players = spec.default_players if players is None else players
     spec.check_players(players)
     specs = list(opponents)
@@ -472,7 +474,9 @@ def _rules(server: _Server, game: str) -> Response:
     web = server.webs.get(game)
     if web is None:
         return PlainTextResponse("no such game", status_code=404)
-    return JSONResponse({"game": game, "title": web.spec.title, "markdown": web.rules.markdown()})
+    return JSONResponse(
+        {"game": game, "title": game_spec(web.name).title, "markdown": web.rules.markdown()}
+    )
 
 
 async def _index(request: Request) -> Response:

@@ -8,7 +8,7 @@ browser::
      "actions": [every action id of the round in order], "round": info_round}
 
 where ``info_round`` is the game's ``info["round"]``. Which game a file records is read from
-its first round's ``deal`` (each game's :attr:`~agents.web.game.WebGame.deal_keys`), unless the
+its first round's ``deal`` (each game's :attr:`~agents.games.web.WebGame.deal_keys`), unless the
 caller names it. :func:`load_replay` replays every round on the game's rules engine while
 reading, so a file that does not describe legal, finished rounds whose recorded results agree
 with the replay is refused with the line that is wrong.
@@ -22,7 +22,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agents.web.game import WebGame, web_game, web_games
+from agents.games import game_spec
+from agents.games.web import WebGame
+from agents.web.games import web_game, web_games
 from agents.web.session import RefusedError
 
 
@@ -145,7 +147,9 @@ def _parse_round(web: WebGame, record: dict[str, Any]) -> RecordedRound:
     if len(seats) != players or not all(isinstance(spec, str) for spec in seats):
         raise ValueError(f"'seats' must name {players} agents, one per hand")
     if not all(type(action) is int for action in actions):
-        raise ValueError(f"'actions' must be action ids (integers 0-{web.spec.num_actions - 1})")
+        raise ValueError(
+            f"'actions' must be action ids (integers 0-{game_spec(web.name).num_actions - 1})"
+        )
     state = start()
     for action in actions:
         if state.is_over:

@@ -2,7 +2,7 @@
 
 Nothing here knows about HTTP or about any one game: a :class:`GameSession` holds one person's
 whole game against agents on a game's rules engine, through its
-:class:`~agents.web.game.WebGame`. It checks every move the person sends, runs the agents'
+:class:`~agents.games.web.WebGame`. It checks every move the person sends, runs the agents'
 moves, and turns the state into the JSON-ready messages the browser draws, each showing only
 what the person's seat may see. It also keeps every finished round as a ``boon arena --save``
 line (:attr:`GameSession.records`), so that a game's rounds can be replayed.
@@ -16,10 +16,11 @@ from typing import Any
 
 import numpy as np
 
+from agents.games import game_spec
+from agents.games.web import YOU, WebGame
 from agents.players.base import Agent
 from agents.players.policy import NumpyPolicy
 from agents.players.trained import PPOAgent
-from agents.web.game import YOU, WebGame
 
 
 class RefusedError(ValueError):
@@ -66,7 +67,7 @@ class GameSession:
     ) -> None:
         if set(agents) | {human} != set(range(num_players)) or human in agents:
             raise ValueError(f"need one agent for every seat but the person's ({human})")
-        web.spec.check_players(num_players)
+        game_spec(web.name).check_players(num_players)
         self.web = web
         self.num_players = num_players
         self.human = human
@@ -183,7 +184,7 @@ class GameSession:
         while not state.is_over and not self.to_act:
             seat = state.current
             observation = web.observe(self.game, seat)
-            mask = action_mask(web.legal_mask(state), web.spec.num_actions)
+            mask = action_mask(web.legal_mask(state), game_spec(web.name).num_actions)
             messages.append(self._apply(self.agents[seat].act(observation, mask)))
         return messages
 
@@ -239,7 +240,7 @@ class GameSession:
         advice: dict[str, Any] = {"policy": None, "search": None}
         if policy is not None:
             observation = web.observe(self.game, self.human)
-            mask = action_mask(legal, web.spec.num_actions)
+            mask = action_mask(legal, game_spec(web.name).num_actions)
             probabilities = policy.probabilities(observation, mask)
             advice["policy"] = {
                 web.action_name(a): float(probabilities[a]) for a in range(len(mask)) if mask[a]
@@ -251,7 +252,7 @@ class GameSession:
             advice["search"] = {web.action_name(a): value for a, value in values.items()}
             advice["best"] = web.action_name(best)
             advice["cost"] = {web.action_name(a): values[best] - v for a, v in values.items()}
-            advice["unit"] = web.spec.unit
+            advice["unit"] = game_spec(web.name).unit
             advice["how"] = web.coach_note
         return advice
 
@@ -270,5 +271,5 @@ class GameSession:
             "best": name(best),
             "best_value": values[best],
             "cost": values[best] - values[action],
-            "unit": self.web.spec.unit,
+            "unit": game_spec(self.web.name).unit,
         }

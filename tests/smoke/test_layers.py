@@ -99,6 +99,7 @@ LAYERS: dict[str, int] = {
     "agents.players": 10,
     "agents.games.base": 11,
     "agents.games.terminal": 11,
+    "agents.games.web": 11,
     "agents.games.*": 12,
     "agents.games": 13,
     "agents.specs": 14,

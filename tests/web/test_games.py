@@ -14,6 +14,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from agents.eval.arena import run_arena
+from agents.games import game_spec
 from agents.web.app import create_app
 from agents.web.replay import load_replay
 from boon_env.games.bon.rules import Deal as BonDeal
@@ -182,7 +183,7 @@ def test_the_coach_values_every_move_and_reviews_the_one_chosen(app, game):
         legal = new(client, game_name=game, seed=5)[-1]["legal"]
         advice = client.request({"type": "coach", "game": client.game, "search": True})[-1]
         assert set(advice["search"]) == set(legal) and advice["best"] in legal
-        assert advice["unit"] == app.state.server.webs[game].spec.unit and advice["how"]
+        assert advice["unit"] == game_spec(game).unit and advice["how"]
         assert advice["cost"][advice["best"]] == 0 and min(advice["cost"].values()) >= 0
         worst = max(advice["cost"], key=advice["cost"].get)
         first = client.request({"type": "act", "game": client.game, "action": worst})[0]

@@ -1,4 +1,4 @@
-"""B.O.N at the browser table (:class:`~agents.web.game.WebGame`): what a seat sees, a rollout
+"""B.O.N at the browser table (:class:`~agents.games.web.WebGame`): what a seat sees, a rollout
 coach, the round's outcome in words, and replays of its rounds.
 
 A seat sees its own hand, the leftovers (face up, as ``bon_v0`` deals them by default), the
@@ -15,7 +15,7 @@ import numpy as np
 
 from agents.games.bon.heuristic import BonHeuristicParams, choose
 from agents.games.bon.view import BonView
-from agents.web.game import Rules, WebGame, check_per_seat, plural, rollout_values, says
+from agents.games.web import Rules, WebGame, check_per_seat, plural, rollout_values, says
 from boon_env.bon_v0 import round_info
 from boon_env.games.bon.encoding import encode
 from boon_env.games.bon.rules import (

@@ -1,4 +1,4 @@
-"""Boon at the browser table (:class:`~agents.web.game.WebGame`): what a seat sees, the coach
+"""Boon at the browser table (:class:`~agents.games.web.WebGame`): what a seat sees, the coach
 (the search player's values), the round's outcome in words, and replays of its rounds.
 
 What :func:`table` puts in a seat's message is what :func:`boon_env.games.boon.encoding.encode`
@@ -17,7 +17,7 @@ import numpy as np
 from agents.games.boon.heuristic import HeuristicParams
 from agents.games.boon.search import SearchParams, action_values
 from agents.games.boon.view import View
-from agents.web.game import Rules, WebGame, check_per_seat, move, plural, says, whom
+from agents.games.web import Rules, WebGame, check_per_seat, move, plural, says, whom
 from boon_env.boon_v0 import round_info
 from boon_env.games.boon.encoding import encode
 from boon_env.games.boon.rules import (

@@ -1,4 +1,4 @@
-"""BOYN at the browser table (:class:`~agents.web.game.WebGame`): what a seat sees, a rollout
+"""BOYN at the browser table (:class:`~agents.games.web.WebGame`): what a seat sees, a rollout
 coach, the round's outcome in words, and replays of its rounds.
 
 A seat sees its own hand, the active card, the top of the pile, the 2-run, the direction, the
@@ -16,7 +16,7 @@ import numpy as np
 
 from agents.games.boyn.heuristic import BoynHeuristicParams, choose
 from agents.games.boyn.view import BoynView
-from agents.web.game import Rules, WebGame, check_per_seat, move, plural, rollout_values, says
+from agents.games.web import Rules, WebGame, check_per_seat, move, plural, rollout_values, says
 from boon_env.boyn_v0 import round_info
 from boon_env.games.boyn.encoding import encode
 from boon_env.games.boyn.rules import (

@@ -15,7 +15,6 @@ absolute seat numbers, and seats are called by the ``names`` the session gives (
 from __future__ import annotations
 
 import copy
-import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
@@ -23,9 +22,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-
-from agents.games import game_names, game_spec
-from agents.games.base import GameSpec
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 YOU = "You"
@@ -87,11 +83,6 @@ class WebGame(ABC):
     rules: Rules
     deal_keys: frozenset[str]  # the keys of a recorded round's "deal" (how a replay is known)
     standing_key: str  # the info["round"] key of each seat's score after the round
-
-    @property
-    def spec(self) -> GameSpec:
-        """The game's registry entry."""
-        return game_spec(self.name)
 
     # ------------------------------------------------------------------ what the page draws
     @abstractmethod
@@ -229,24 +220,6 @@ class WebGame(ABC):
     def record_standing(self, info: dict[str, Any]) -> list[int]:
         """Each seat's score after a recorded round."""
         return list(info[self.standing_key])
-
-
-def web_game(name: str) -> WebGame:
-    """The :class:`WebGame` of the registered game ``name`` (its spec's ``web`` reference).
-
-    Raises:
-        ValueError: no such game, or it is not served in the browser.
-    """
-    reference = game_spec(name).web
-    if reference is None:
-        raise ValueError(f"{name} is not served in the browser yet")
-    module, _, attribute = reference.partition(":")
-    return getattr(importlib.import_module(module), attribute)
-
-
-def web_games() -> dict[str, WebGame]:
-    """Every registered game served in the browser, by name, the default first."""
-    return {name: web_game(name) for name in game_names() if game_spec(name).web is not None}
 
 
 def rollout_values(
