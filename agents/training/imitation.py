@@ -14,7 +14,6 @@ from agents.games.base import GameSpec
 from agents.games.boon.heuristic import HeuristicParams, choose
 from agents.games.boon.view import View
 from agents.players.policy import NumpyPolicy
-from agents.training.table_selfplay import round_over
 from boon_env.games.boon.encoding import action_mask, encode
 from boon_env.games.boon.rules import Deal, GameConfig, Round, actions_of, round_value
 
@@ -115,6 +114,12 @@ def table_imitation_data(
         np.array(actions, dtype=np.int64),
         np.array(returns, dtype=np.float32),
     )
+
+
+def round_over(table: Any) -> bool:
+    """Whether the round of a ``raw_env`` played with ``episode="round"`` has ended."""
+    agent = table.agent_selection
+    return bool(table.terminations[agent] or table.truncations[agent])
 
 
 def behaviour_clone(
