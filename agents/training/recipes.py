@@ -18,7 +18,7 @@ import numpy as np
 from agents.games.base import GameSpec
 from agents.players.policy import NumpyPolicy
 from agents.training.boon_selfplay import BoonSelfPlayVecEnv
-from agents.training.imitation import ImitationData, imitation_data, table_imitation_data
+from agents.training.imitation import ImitationData, engine_imitation_data, imitation_data
 from agents.training.selfplay import SelfPlayVecEnv
 from boon_env.games import load
 
@@ -138,9 +138,9 @@ def _engine_rollouts(
     return rollouts
 
 
-def _table_imitation(args: Any, game: GameSpec, teacher: NumpyPolicy | None) -> ImitationData:
-    return table_imitation_data(
-        game, args.num_players, args.bc_rounds, args.seed, env_config=_env_config(args)
+def _engine_imitation(args: Any, game: GameSpec, teacher: NumpyPolicy | None) -> ImitationData:
+    return engine_imitation_data(
+        game, args.num_players, args.bc_rounds, args.seed, engine_config=_env_config(args)
     )
 
 
@@ -180,7 +180,7 @@ BON = Recipe(
         "eval_deals": 100,
     },
     rollouts=_engine_rollouts(bon_round_info),
-    imitation=_table_imitation,
+    imitation=_engine_imitation,
     round_charts=record_charts,
     summary=_value_summary("points"),
 )
@@ -196,7 +196,7 @@ BOYN = Recipe(
         "eval_deals": 50,
     },
     rollouts=_engine_rollouts(boyn_round_info),
-    imitation=_table_imitation,
+    imitation=_engine_imitation,
     round_charts=record_charts,
     options=frozenset({"max_turns"}),
     summary=_value_summary("margin"),
