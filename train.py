@@ -6,10 +6,10 @@ learner is a training sample; the reward is its Victory-Card change when the rou
 The other seats are filled per round from the opponent pool (fictitious self-play): earlier
 snapshots of the policy, the heuristic and random play.
 
-``--game bon`` and ``--game boyn`` train the same way on those games' raw envs (many tables
-stepped in Python, :mod:`agents.training.table_selfplay`); the reward is the round's value in
-the arena's unit (B.O.N points; BOYN margin, scaled). Each game has its own defaults
-(``python train.py --game boyn --help`` shows them).
+``--game bon`` and ``--game boyn`` train the same way on those games' batch engines
+(:mod:`agents.training.selfplay`); the reward is the round's value in the arena's unit (B.O.N
+points; BOYN margin, scaled). Each game has its own defaults (``python train.py --game boyn
+--help`` shows them).
 
     python train.py                       # the default 4-player run (a few minutes), then arena
     python train.py --game bon            # a B.O.N player

@@ -1,6 +1,7 @@
 """Training throughput: learner decisions per second of ``train.py``, PPO updates included.
 
     python benchmarks/bench_train.py                 # default configuration, 163,840 decisions
+    python benchmarks/bench_train.py --game bon      # B.O.N's (or BOYN's) default configuration
     python benchmarks/bench_train.py --json          # {"learner_decisions_per_second": x, ...}
     python benchmarks/bench_train.py --timesteps 327680 --no-eval
     python benchmarks/bench_train.py --json --rollout-workers 2 --update-threads 2   # two cores
@@ -24,6 +25,7 @@ import os
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -34,9 +36,10 @@ import train  # the training script at the top of the repository (path set above
 def main() -> None:
     """Run ``train.main`` with the default arguments and a fixed budget; print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", default=None, help="the game (default: the first registered)")
     parser.add_argument("--timesteps", type=int, default=163_840, help="learner decisions")
     parser.add_argument("--no-eval", action="store_true", help="no quick evals or checkpoints")
-    parser.add_argument("--num-players", type=int, default=4, help="3, 4 or 5")
+    parser.add_argument("--num-players", type=int, default=4, help="players at the table")
     parser.add_argument("--bc-rounds", type=int, default=None, help="warm start rounds")
     parser.add_argument("--rollout-workers", type=int, default=None, help="processes stepping")
     parser.add_argument("--torch-threads", type=int, default=None, help="torch threads")
@@ -45,7 +48,8 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     options = parser.parse_args()
     with tempfile.TemporaryDirectory() as runs:
-        args = train.Args(
+        args = replace(
+            train.game_defaults(options.game or train.game_names()[0]),
             total_timesteps=options.timesteps,
             num_players=options.num_players,
             arena_deals=0,
@@ -87,6 +91,7 @@ def main() -> None:
         "config": {
             key: getattr(args, key)
             for key in (
+                "game",
                 "num_players",
                 "num_tables",
                 "n_steps",
@@ -107,7 +112,8 @@ def main() -> None:
         return
     print()
     print(f"{'configuration':<34} {'decisions':>10} {'PPO wall s':>10} {'decisions/s':>12}")
-    label = f"{options.num_players}p default" + (" (no eval)" if options.no_eval else "")
+    label = f"{args.game} {options.num_players}p default"
+    label += " (no eval)" if options.no_eval else ""
     print(
         f"{label:<34} {figures['learner_decisions']:>10,} "
         f"{figures['learn_wall_s']:>10.1f} {figures['learner_decisions_per_second']:>12,.0f}"

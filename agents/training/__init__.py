@@ -2,8 +2,9 @@
 
 | module | what it holds |
 | --- | --- |
-| :mod:`agents.training.selfplay` | the learner's seats at the tables of the batched engine (a VecEnv), the opponent pool |
-| :mod:`agents.training.table_selfplay` | the learner's seats at tables of a game's raw env (B.O.N, BOYN; a VecEnv) |
+| :mod:`agents.training.selfplay` | the learner's seats at the tables of a game's batch engine (a VecEnv), the opponent pool |
+| :mod:`agents.training.boon_selfplay` | Boon's tables: pick assist, shaping, pick statistics |
+| :mod:`agents.training.parallel` | the tables split between rollout worker processes |
 | :mod:`agents.training.recipes` | what differs per game: flag defaults, rollout tables, warm start, round statistics |
 | :mod:`agents.training.imitation` | the imitation warm start (heuristic decisions, behaviour cloning) |
 | :mod:`agents.training.callbacks` | round statistics, snapshots, evaluations and checkpoints during ``learn`` |

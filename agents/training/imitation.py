@@ -14,7 +14,6 @@ from agents.games.base import GameSpec
 from agents.games.boon.heuristic import HeuristicParams, choose
 from agents.games.boon.view import View
 from agents.players.policy import NumpyPolicy
-from agents.training.table_selfplay import round_over
 from boon_env.games.boon.encoding import action_mask, encode
 from boon_env.games.boon.rules import Deal, GameConfig, Round, actions_of, round_value
 
@@ -76,43 +75,55 @@ def imitation_data(
     )
 
 
-def table_imitation_data(
+def engine_imitation_data(
     game: GameSpec,
     num_players: int,
     rounds: int,
     seed: int,
     explore: float = 0.05,
-    env_config: dict[str, Any] | None = None,
+    engine_config: dict[str, Any] | None = None,
+    tables: int = 256,
 ) -> ImitationData:
-    """:func:`imitation_data` for a game played on its raw env (B.O.N, BOYN): ``rounds``
-    rounds with ``game``'s heuristic in every seat, each seat's return its round value in the
-    arena's unit times ``game.reward_scale`` (the training reward)."""
-    table = game.arena.raw_env(num_players=num_players, episode="round", **(env_config or {}))
+    """:func:`imitation_data` for a game played on its batch engine (B.O.N, BOYN): at least
+    ``rounds`` rounds of ``tables`` tables with ``game``'s heuristic in every seat (acting for
+    all of them in one ``act_batch`` call a step), each decision's return its seat's round value
+    in the arena's unit times ``game.reward_scale`` (the training reward). Only finished rounds
+    are kept; every table plays at least 8 of them, so the rounds cut off at the end (the long
+    ones, more often) are few."""
+    tables = max(1, min(tables, rounds // 8))
+    engine = game.env.vector_engine()(
+        tables, num_players, seed=seed, observations=False, **(engine_config or {})
+    )
+    engine.reset()
     teacher = game.heuristic()
     rng = np.random.default_rng(seed)
-    obs, masks, actions, returns = [], [], [], []
-    for _ in range(rounds):
-        table.reset(seed=int(rng.integers(2**63)))
-        seats = []
-        while not round_over(table):
-            agent = table.agent_selection
-            observed = table.observe(agent)
-            choice = teacher.act(observed["observation"], observed["action_mask"])
-            obs.append(observed["observation"])
-            masks.append(observed["action_mask"] != 0)
-            actions.append(choice)
-            seats.append(table.possible_agents.index(agent))
-            if rng.random() < explore:
-                legal = np.flatnonzero(observed["action_mask"])
-                choice = int(legal[rng.integers(legal.size)])
-            table.step(choice)
-        info = table.infos[table.possible_agents[0]]["round"]
-        values = [r.value * game.reward_scale for r in game.seat_records(info, num_players)]
-        returns.extend(values[s] for s in seats)
+    rows = np.arange(tables)
+    # Every table's decisions of its current round: step, row of that step and seat.
+    current: list[list[tuple[int, int]]] = [[] for _ in rows]
+    steps: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    kept: list[tuple[int, int]] = []  # (step, row) of every decision of a finished round
+    returns: list[float] = []
+    finished = 0
+    while finished < rounds:
+        obs, masks, seats = engine.observe(), engine.action_masks(), engine.seat
+        choice = np.asarray(teacher.act_batch(obs, masks, rows), dtype=np.int64)
+        steps.append((obs, masks, choice))
+        # With probability `explore` a seat plays a random legal action instead (the label
+        # stays the heuristic's), so the data also covers states the heuristic never reaches.
+        actions = np.where(rng.random(tables) < explore, engine.random_actions(rng), choice)
+        for row, seat in enumerate(seats.tolist()):
+            current[row].append((len(steps) - 1, seat))
+        _, _, _, values, done = engine.step(actions)
+        for row in np.flatnonzero(done).tolist():
+            for step, seat in current[row]:
+                kept.append((step, row))
+                returns.append(float(values[row, seat]) * game.reward_scale)
+            current[row] = []
+            finished += 1
     return ImitationData(
-        np.stack(obs).astype(np.float32),
-        np.stack(masks),
-        np.array(actions, dtype=np.int64),
+        np.stack([steps[step][0][row] for step, row in kept]).astype(np.float32),
+        np.stack([steps[step][1][row] for step, row in kept]) != 0,
+        np.array([steps[step][2][row] for step, row in kept], dtype=np.int64),
         np.array(returns, dtype=np.float32),
     )
 

@@ -1,32 +1,35 @@
-"""Self-play rollouts: the learner's seats at many Boon tables of the batched engine.
+"""Self-play rollouts: the learner's seat at many tables of a game's batched engine.
 
-``train.py`` trains one MaskablePPO policy that plays every seat and all three decisions (pick or
-pass, discard, card play; the action mask routes them). :class:`SelfPlayVecEnv` is a
-stable-baselines3 ``VecEnv`` whose slot ``i`` is the learner's seat at table ``i`` of a
-:class:`boon_env.games.boon.vector.VectorBoon`:
+``train.py`` trains one MaskablePPO policy that plays every seat and every decision of a game
+(the action mask routes them). :class:`SelfPlayVecEnv` is a stable-baselines3 ``VecEnv`` whose
+slot ``i`` is the learner's seat at table ``i`` of the game's batch engine
+(:meth:`boon_env.games.EnvSpec.vector_engine`: ``VectorBoon``, ``VectorBon``, ``VectorBoyn``):
 
 - each round, the learner sits at a random seat and every other seat draws a player from the
-  opponent pool (``--pool-weights``): a policy snapshot, the heuristic or random play;
+  opponent pool (``--pool-weights``): a policy snapshot, the game's heuristic or random play;
 - :meth:`SelfPlayVecEnv.step_wait` applies the learner's actions at every table at once, then
   lets the other seats act, in batch, until every table is back at a learner decision: random
   seats with one vectorized draw, each snapshot with one numpy forward pass over all the tables
-  where it acts, the heuristic (:func:`agents.games.boon.heuristic.choose`) table by table on views
-  decoded in one batch; a forced move (one legal action) is played without asking anyone;
-- a table whose round ends reports ``done`` with the learner's own round value as reward
-  (:func:`boon_env.games.boon.rules.round_value`, uncapped), *whoever* played the last card, and the
-  round's summary in ``info["round"]``; it is dealt its next round at once, and its observation is
-  the learner's first decision of that round.
+  where it acts, the heuristic with one ``act_batch`` call (a heuristic without a batch path,
+  ``act`` table by table); a forced move (one legal action) is played without asking anyone;
+- a table whose round ends reports ``done`` with the learner's own round value (the engine's
+  reward, the arena's unit) times the game's ``reward_scale``, *whoever* played the last card,
+  and the arena's record of the learner's seat in ``info["round"]``; it is dealt its next round
+  at once, and its observation is the learner's first decision of that round. A round that ends
+  before the learner's first decision (a BOYN round cut short by a tiny ``max_turns``) is
+  dealt again without a step.
 
-:class:`PoolVecEnv` holds what every game's self-play env shares: the opponent pool, the draw
-of each round's seats and players, and the ``VecEnv`` plumbing (the other games' env is
-:class:`agents.training.table_selfplay.TableSelfPlayVecEnv`).
+A subclass adds what one game's training needs on top (Boon's pick assist, shaping and pick
+statistics: :class:`agents.training.boon_selfplay.BoonSelfPlayVecEnv`) through three hooks:
+:meth:`~SelfPlayVecEnv._helped` (learner decisions the heuristic makes),
+:meth:`~SelfPlayVecEnv._learner_acts` and :meth:`~SelfPlayVecEnv._round_reports`.
 
 Nothing here imports torch: snapshots are :class:`~agents.players.policy.NumpyPolicy` copies.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import gymnasium as gym
@@ -39,18 +42,19 @@ from stable_baselines3.common.vec_env.base_vec_env import (
     VecEnvStepReturn,
 )
 
-from agents.games.boon.heuristic import HeuristicParams, choose
-from agents.games.boon.view import View
+from agents.games import game_spec
+from agents.games.base import GameSpec
 from agents.players.policy import NumpyPolicy
-from boon_env.games.boon.encoding import OBS_SIZE
-from boon_env.games.boon.rules import NUM_ACTIONS, PICK, TOTAL_POINTS, Phase, picker_won
-from boon_env.games.boon.vector import VectorBoon
 
 OPPONENT_KINDS = ("self", "heuristic", "random")
 
 # Who plays a seat of a table this round; snapshot k is code k >= 0.
 LEARNER, HEURISTIC, RANDOM = -1, -2, -3
 _NAMES = {HEURISTIC: "heuristic", RANDOM: "random"}
+
+RoundInfo = Callable[[Any, int], dict[str, Any]]
+"""``(engine.finished, table)`` -> the table's last round as the env's ``info["round"]`` keys
+that the game's arena records read (:meth:`agents.games.base.GameSpec.seat_records`)."""
 
 
 def parse_pool_weights(spec: str) -> dict[str, float]:
@@ -78,14 +82,28 @@ def parse_pool_weights(spec: str) -> dict[str, float]:
     return {kind: w / total for kind, w in weights.items() if w > 0}
 
 
-class PoolVecEnv(VecEnv):
-    """The learner's seat at ``num_envs`` tables whose other seats are drawn, round by round,
-    from an opponent pool (``pool_weights``; ``"self"`` seats play policy snapshots).
+class SelfPlayVecEnv(VecEnv):
+    """The learner's seat at ``num_envs`` tables of ``game``'s batch engine, the other seats
+    drawn round by round from an opponent pool (see the module doc).
 
-    A subclass plays the tables: it calls :meth:`_draw_players` for the tables that start a
-    round, keeps ``_masks`` (the learners' legal actions) up to date, and implements ``reset``
-    and ``step_wait``. Every table shares the pool and the settings: ``get_attr``, ``set_attr``
-    and ``env_method`` act on the whole vector env (``action_masks`` answers per table).
+    Observation: the learner's observation vector; action: the game's ``Discrete`` actions;
+    ``env_method("action_masks")`` gives the legal ones (for MaskablePPO). Rounds always end
+    (a BOYN round cut short at ``max_turns`` ends worth 0 to every seat, as the arena counts
+    it), so no ``terminal_observation`` is given: stable-baselines3 reads it only to bootstrap
+    truncated episodes.
+
+    Args:
+        num_envs: tables, one learner seat each.
+        num_players: seats per table.
+        pool_weights: the opponent mix (:func:`parse_pool_weights`).
+        seed: seeds the deals and the seats, players and moves (two independent streams).
+        game: the game (a registered name or its spec).
+        round_info: how the game's engine record becomes its arena record's ``info["round"]``;
+            ``None``: only the value is reported.
+        engine_config: keyword settings of the engine (BOYN's ``max_turns``, ...).
+
+    Every table shares the pool and the settings: ``get_attr``, ``set_attr`` and ``env_method``
+    act on the whole vector env (``action_masks`` answers per table).
     """
 
     render_mode = None  # stable-baselines3 asks; the tables are not rendered
@@ -93,15 +111,18 @@ class PoolVecEnv(VecEnv):
     def __init__(
         self,
         num_envs: int,
-        num_players: int,
-        obs_size: int,
-        num_actions: int,
-        pool_weights: str | dict[str, float],
+        num_players: int = 4,
+        pool_weights: str | dict[str, float] = "self=0.3,heuristic=0.6,random=0.1",
+        seed: int | None = None,
+        game: GameSpec | str | None = None,
+        round_info: RoundInfo | None = None,
+        engine_config: dict[str, Any] | None = None,
     ) -> None:
+        self.game = game if isinstance(game, GameSpec) else game_spec(game)
         super().__init__(
             num_envs,
-            spaces.Box(0.0, 1.0, (obs_size,), np.float32),
-            spaces.Discrete(num_actions),
+            spaces.Box(0.0, 1.0, (self.game.obs_size,), np.float32),
+            spaces.Discrete(self.game.num_actions),
         )
         self.num_players = num_players
         weights = (
@@ -111,36 +132,48 @@ class PoolVecEnv(VecEnv):
         self._kinds = list(weights)
         self._cumulative = np.cumsum([weights[k] for k in self._kinds])
         self.snapshots: list[NumpyPolicy] = []
+        self.heuristic = self.game.heuristic()
+        self.round_info = round_info
+        engine = self.game.env.vector_engine()
+        self.engine = engine(num_envs, num_players, observations=False, **(engine_config or {}))
+        self._rows = np.arange(num_envs)
         self.seats = np.zeros(num_envs, dtype=np.int64)  # the learner's seat at every table
         self.players = np.zeros((num_envs, num_players), dtype=np.int64)  # who plays each seat
-        self._masks = np.zeros((num_envs, num_actions), dtype=bool)
+        self._acted = np.zeros(num_envs, dtype=bool)  # the learner acted in this round
+        self._masks = np.zeros((num_envs, self.game.num_actions), dtype=bool)
         self._actions: np.ndarray | None = None
         self._ready = False
         self._deal_seed = 0
         self._rng = np.random.default_rng()
+        self._reseed(seed)
 
-    def _reseed(self, seed: int | None) -> None:
-        # Two independent streams: the deals, and the seats, players and their moves.
-        deal_seed, own_seed = np.random.SeedSequence(seed).generate_state(2)
-        self._deal_seed = int(deal_seed)
-        self._rng = np.random.default_rng(own_seed)
+    # ------------------------------------------------------------------------ VecEnv API
+    def reset(self) -> VecEnvObs:
+        """Deal every table a round (reseeded if :meth:`seed` was called), seat the learners,
+        draw the opponents and play up to the learners' first decisions."""
+        self._start_reset()
+        self.engine.reset(seed=self._deal_seed)
+        self._new_rounds(self._rows)
+        self._start_step()
+        self._ready = True
+        self._advance()
+        return self._observe()
 
-    def _start_reset(self) -> None:
-        # A reset after seed(s) restarts both streams from s (VecEnv.seed only stores it).
-        if self._seeds[0] is not None:
-            self._reseed(self._seeds[0])
-        self._reset_seeds()
+    def step_wait(self) -> VecEnvStepReturn:
+        """Apply the learners' actions, then let the other seats play until every table is
+        back at its learner (tables whose round ended are dealt the next one)."""
+        actions = self._take_actions()
+        self._start_step()
+        self._learner_acts(actions)
+        self._acted[:] = True
+        _, _, _, values, done = self.engine.step(actions)
+        self._end_rounds(values, done)
+        self._advance()
+        return self._observe(), self._rewards, self._dones, self._infos
 
     def step_async(self, actions: np.ndarray) -> None:
         """Remember the learners' actions (one per table) for ``step_wait``."""
         self._actions = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
-
-    def _take_actions(self) -> np.ndarray:
-        # The actions step_async stored, once; step_wait before them is a caller's mistake.
-        if not self._ready or self._actions is None:
-            raise RuntimeError("call reset() and step_async() before step_wait()")
-        actions, self._actions = self._actions, None
-        return actions
 
     def action_masks(self) -> np.ndarray:
         """The learners' legal actions, ``(num_envs, num_actions)`` bool."""
@@ -189,6 +222,124 @@ class PoolVecEnv(VecEnv):
         """The tables are never wrapped."""
         return [False for _ in self._get_indices(indices)]
 
+    # ------------------------------------------------------------------------ the hooks
+    def _helped(self, learners: np.ndarray) -> np.ndarray | None:
+        """Of the tables where the learner is to act (``learners``), those where the heuristic
+        decides for it (not a training sample), or ``None``: none."""
+        return None
+
+    def _learner_acts(self, actions: np.ndarray) -> None:
+        """Called with the learners' actions before the engine applies them."""
+
+    def _round_reports(
+        self, rows: np.ndarray, values: np.ndarray
+    ) -> tuple[np.ndarray, list[dict[str, Any]]]:
+        """The rewards and the ``info["round"]`` records of the learners at tables ``rows``,
+        whose rounds just ended with ``values`` (the engine's, ``(B, n)``)."""
+        seats = self.seats[rows]
+        rewards = values[rows, seats] * self.game.reward_scale
+        reports = []
+        for row, seat in zip(rows.tolist(), seats.tolist(), strict=True):
+            details: dict[str, Any] = {"value": float(values[row, seat])}
+            if self.round_info is not None:
+                info = self.round_info(self.engine.finished, row)
+                record = self.game.seat_records(info, self.num_players)[seat]
+                details = {k: v for k, v in record._asdict().items() if k != "slot"}
+            reports.append({**details, "opponents": self._opponents(row)})
+        return rewards, reports
+
+    # ------------------------------------------------------------------------ the tables
+    def _start_step(self) -> None:
+        self._rewards = np.zeros(self.num_envs, dtype=np.float32)
+        self._dones = np.zeros(self.num_envs, dtype=bool)
+        self._infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
+
+    def _take_actions(self) -> np.ndarray:
+        # The actions step_async stored, once; step_wait before them is a caller's mistake.
+        if not self._ready or self._actions is None:
+            raise RuntimeError("call reset() and step_async() before step_wait()")
+        actions, self._actions = self._actions, None
+        return actions
+
+    def _new_rounds(self, rows: np.ndarray) -> None:
+        # Tables dealt a new round: the learner's seat and the other players, drawn anew.
+        self._draw_players(rows)
+        self._acted[rows] = False
+
+    def _advance(self) -> None:
+        # The other seats act, in batch, until every table is at a learner decision.
+        engine = self.engine
+        while True:
+            seat = engine.seat
+            learners = seat == self.seats
+            helped = self._helped(learners)
+            moving = ~learners if helped is None else ~learners | helped
+            if not moving.any():
+                return
+            who = self.players[self._rows, seat]
+            if helped is not None:
+                who = np.where(helped, HEURISTIC, who)
+            actions = self._choose(who, moving)
+            _, _, _, values, done = engine.step(actions, tables=moving)
+            self._end_rounds(values, done)
+
+    def _choose(self, who: np.ndarray, moving: np.ndarray) -> np.ndarray:
+        # A random legal action everywhere (what random seats play, and the only one where a
+        # move is forced), then the other players' where they have a choice: one observation
+        # call for all of them, one heuristic batch, one forward pass per snapshot.
+        engine = self.engine
+        actions = engine.random_actions(self._rng)
+        legal = engine.legal.reshape(self.num_envs, -1)  # bitmask words (BOYN has two)
+        choice = np.bitwise_count(legal).sum(axis=1) > 1
+        rows = np.flatnonzero(moving & choice & (who != RANDOM))
+        if not rows.size:
+            return actions
+        obs, masks, who = engine.observe(rows), engine.action_masks()[rows], who[rows]
+        for code in np.unique(who):
+            mine = who == code
+            if code == HEURISTIC:
+                actions[rows[mine]] = self._heuristic_actions(obs[mine], masks[mine], rows[mine])
+            else:
+                actions[rows[mine]] = self.snapshots[code].sample(obs[mine], masks[mine], self._rng)
+        return actions
+
+    def _heuristic_actions(self, obs: np.ndarray, masks: np.ndarray, rows: np.ndarray) -> Any:
+        # The heuristics have no state, so one agent serves every table.
+        if getattr(self.heuristic, "batched", False):
+            return self.heuristic.act_batch(obs, masks, rows)
+        return [self.heuristic.act(o, m) for o, m in zip(obs, masks, strict=True)]
+
+    def _end_rounds(self, values: np.ndarray, done: np.ndarray) -> None:
+        # Report the rounds the learner played in, then seat every finished table anew.
+        ended = np.flatnonzero(done)
+        if not ended.size:
+            return
+        rows = ended[self._acted[ended]]
+        if rows.size:
+            rewards, reports = self._round_reports(rows, values)
+            self._rewards[rows] = rewards
+            self._dones[rows] = True
+            for row, report in zip(rows.tolist(), reports, strict=True):
+                self._infos[row] = {"TimeLimit.truncated": False, "round": report}
+        self._new_rounds(ended)
+
+    def _observe(self) -> np.ndarray:
+        self._masks = self.engine.action_masks().astype(bool)
+        return self.engine.observe()
+
+    # ------------------------------------------------------------------------ the pool
+    def _reseed(self, seed: int | None) -> None:
+        # Two independent streams: the deals, and the seats, players and their moves.
+        deal_seed, own_seed = np.random.SeedSequence(seed).generate_state(2)
+        self._deal_seed = int(deal_seed)
+        self._rng = np.random.default_rng(own_seed)
+
+    def _start_reset(self) -> None:
+        # A reset after seed(s) restarts both streams from s (VecEnv.seed only stores it).
+        if self._seeds[0] is not None:
+            self._reseed(self._seeds[0])
+        self._reset_seeds()
+
     def _draw_players(self, rows: np.ndarray) -> None:
         # Seat the learner and draw every other seat's player from the pool (per seat).
         n, count, rng = self.num_players, rows.size, self._rng
@@ -213,162 +364,3 @@ class PoolVecEnv(VecEnv):
     def _opponents(self, row: int) -> list[str]:
         # The names of the players at the learner's table, for info["round"].
         return [_NAMES.get(int(c), "self") for c in self.players[row] if c != LEARNER]
-
-
-class SelfPlayVecEnv(PoolVecEnv):
-    """The learner's seat at ``num_envs`` tables of the batched engine (see the module doc).
-
-    Observation: the learner's ``boon_v0`` observation (``OBS_SIZE`` floats). Action:
-    ``Discrete(34)``; ``env_method("action_masks")`` gives the legal ones (for MaskablePPO).
-    Reward: 0 until the round ends, then the learner's round value, plus ``shaping`` x (the
-    learner side's share of the points - 1/2) in picker rounds when ``shaping`` > 0 (off by
-    default). With probability ``pick_assist`` per round, the heuristic makes the learner's
-    pick-or-pass decision (it is then not a training sample): a guard against the all-pass
-    collapse. Rounds always end (nothing is truncated), so no ``terminal_observation`` is
-    given: stable-baselines3 reads it only to bootstrap truncated episodes.
-    """
-
-    def __init__(
-        self,
-        num_envs: int,
-        num_players: int = 4,
-        pool_weights: str | dict[str, float] = "self=0.3,heuristic=0.6,random=0.1",
-        seed: int | None = None,
-        shaping: float = 0.0,
-        pick_assist: float = 0.0,
-    ) -> None:
-        super().__init__(num_envs, num_players, OBS_SIZE, NUM_ACTIONS, pool_weights)
-        self.shaping = shaping
-        self.pick_assist = pick_assist
-        self.heuristic = HeuristicParams()
-        self.engine = VectorBoon(num_envs, num_players, observations=False)
-        self._reseed(seed)
-        b = num_envs
-        self._assisted = np.zeros(b, dtype=bool)
-        self._pick_decisions = np.zeros(b, dtype=np.int64)
-        self._picked = np.zeros(b, dtype=bool)
-
-    # ------------------------------------------------------------------------ VecEnv API
-    def reset(self) -> VecEnvObs:
-        """Deal every table a round (reseeded if :meth:`seed` was called), seat the learners,
-        draw the opponents and play up to the learners' first decisions."""
-        self._start_reset()
-        self.engine.reset(seed=self._deal_seed)
-        self._new_rounds(np.arange(self.num_envs))
-        self._rewards = np.zeros(self.num_envs, dtype=np.float32)
-        self._dones = np.zeros(self.num_envs, dtype=bool)
-        self._infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
-        self._ready = True
-        self._advance()
-        return self._observe()
-
-    def step_wait(self) -> VecEnvStepReturn:
-        """Apply the learners' actions, then let the other seats play until every table is
-        back at its learner (tables whose round ended are dealt the next one)."""
-        actions = self._take_actions()
-        self._rewards = np.zeros(self.num_envs, dtype=np.float32)
-        self._dones = np.zeros(self.num_envs, dtype=bool)
-        self._infos = [{} for _ in range(self.num_envs)]
-        picking = self.engine.phase == Phase.PICK
-        self._pick_decisions += picking
-        self._picked |= picking & (actions == PICK)
-        _, _, _, values, done = self.engine.step(actions)
-        self._end_rounds(values, done)
-        self._advance()
-        return self._observe(), self._rewards, self._dones, self._infos
-
-    # ------------------------------------------------------------------------ the tables
-    def _new_rounds(self, rows: np.ndarray) -> None:
-        # The pool's draw, then whether the heuristic makes the learner's pick decision.
-        self._draw_players(rows)
-        self._assisted[rows] = (
-            self._rng.random(rows.size) < self.pick_assist if self.pick_assist > 0 else False
-        )
-        self._pick_decisions[rows] = 0
-        self._picked[rows] = False
-
-    def _advance(self) -> None:
-        # The other seats act, in batch, until every table is at a learner decision. A round
-        # always needs a learner card, so no table finishes twice between two learner steps.
-        engine = self.engine
-        while True:
-            seat = engine.seat
-            learners = seat == self.seats
-            assisted = learners & self._assisted & (engine.phase == Phase.PICK)
-            moving = ~learners | assisted
-            if not moving.any():
-                return
-            who = np.where(assisted, HEURISTIC, self.players[np.arange(self.num_envs), seat])
-            actions = self._choose(who, moving)
-            _, _, _, values, done = engine.step(actions, tables=moving)
-            self._end_rounds(values, done)
-
-    def _choose(self, who: np.ndarray, moving: np.ndarray) -> np.ndarray:
-        # A random legal action everywhere (what random seats play, and the only one where a
-        # move is forced), then the other players' where they have a choice: one observation
-        # call for all of them, one forward pass per snapshot.
-        engine = self.engine
-        actions = engine.random_actions(self._rng)
-        legal = engine.legal
-        choice = legal & (legal - 1) != 0  # more than one legal action
-        rows = np.flatnonzero(moving & choice & (who != RANDOM))
-        if not rows.size:
-            return actions
-        obs, who = engine.observe(rows), who[rows]
-        heuristic = who == HEURISTIC
-        if heuristic.any():
-            legal = legal[rows[heuristic]]
-            views = View.from_observations(obs[heuristic])
-            actions[rows[heuristic]] = [
-                choose(view, bits, self.heuristic)
-                for view, bits in zip(views, legal.tolist(), strict=True)
-            ]
-        if not heuristic.all():
-            masks = engine.action_masks()[rows]
-            for code in np.unique(who[~heuristic]):
-                mine = who == code
-                actions[rows[mine]] = self.snapshots[code].sample(obs[mine], masks[mine], self._rng)
-        return actions
-
-    def _end_rounds(self, values: np.ndarray, done: np.ndarray) -> None:
-        rows = np.flatnonzero(done)
-        if not rows.size:
-            return
-        record = self.engine.finished
-        seats = self.seats[rows]
-        value = values[rows, seats]
-        picker, points = record.picker[rows], record.points[rows]
-        reward = value.astype(np.float32)
-        if self.shaping:
-            # Defenders share their team's points.
-            mine = np.where(
-                picker == seats,
-                points[np.arange(rows.size), seats],
-                TOTAL_POINTS - points[np.arange(rows.size), picker],
-            )
-            reward = np.where(
-                picker >= 0, reward + self.shaping * (mine / TOTAL_POINTS - 0.5), reward
-            )
-        self._rewards[rows] = reward
-        self._dones[rows] = True
-        for i, row in enumerate(rows):
-            p = int(picker[i])
-            self._infos[row] = {
-                "TimeLimit.truncated": False,
-                "round": {
-                    "value": float(value[i]),
-                    "leaster": p < 0,
-                    "picked": p >= 0,
-                    "learner_picker": p == seats[i],
-                    "learner_pick_decisions": int(self._pick_decisions[row]),
-                    "learner_picked": bool(self._picked[row]),
-                    "assisted": bool(self._assisted[row]),
-                    "picker_won": p >= 0 and picker_won(int(points[i, p])),
-                    "opponents": self._opponents(row),
-                },
-            }
-        self._new_rounds(rows)
-
-    def _observe(self) -> np.ndarray:
-        self._masks = self.engine.action_masks().astype(bool)
-        return self.engine.observe()

@@ -1,5 +1,5 @@
-"""Training B.O.N and BOYN players: the raw-env self-play VecEnv, game-aware model files, the
-``ppo`` spec of each game and ``train.py --game`` end to end at tiny sizes."""
+"""Training B.O.N and BOYN players: the self-play VecEnv over their batch engines, game-aware
+model files, the ``ppo`` spec of each game and ``train.py --game`` end to end at tiny sizes."""
 
 from __future__ import annotations
 
@@ -8,23 +8,42 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
 from agents.eval.arena import run_arena
-from agents.games import GAMES
 from agents.games import game_spec as training_game
 from agents.players.policy import ModelFileError, NumpyPolicy, load_policy, save_policy
 from agents.players.trained import MODELS_DIR
 from agents.specs import make_agent
-from agents.training.imitation import table_imitation_data
-from agents.training.selfplay import HEURISTIC, LEARNER, RANDOM
-from agents.training.table_selfplay import TableSelfPlayVecEnv, round_over
+from agents.training.imitation import engine_imitation_data
+from agents.training.recipes import bon_round_info, boyn_round_info
+from agents.training.selfplay import HEURISTIC, LEARNER, RANDOM, SelfPlayVecEnv
 from tests.helpers.training import TINY
 
 ROOT = Path(__file__).resolve().parents[2]
 TABLE_GAMES = ("bon", "boyn")
+ROUND_INFO = {"bon": bon_round_info, "boyn": boyn_round_info}
+
+
+def _env(game: str, num_envs: int, pool: str, seed: int | None = None, **config: Any):
+    return SelfPlayVecEnv(
+        num_envs,
+        4,
+        pool,
+        seed,
+        game=training_game(game),
+        round_info=ROUND_INFO[game],
+        engine_config=config,
+    )
+
+
+def _round_over(table: Any) -> bool:
+    # Whether the round of a raw env played with episode="round" has ended.
+    agent = table.agent_selection
+    return bool(table.terminations[agent] or table.truncations[agent])
 
 
 def _random_policy(game: str, seed: int = 0) -> NumpyPolicy:
@@ -35,7 +54,7 @@ def _random_policy(game: str, seed: int = 0) -> NumpyPolicy:
     return NumpyPolicy(weights, [np.zeros(b, np.float32) for b in sizes[1:]])
 
 
-def _learner_actions(env: TableSelfPlayVecEnv, rng: np.random.Generator) -> np.ndarray:
+def _learner_actions(env: SelfPlayVecEnv, rng: np.random.Generator) -> np.ndarray:
     masks = np.stack(env.env_method("action_masks"))
     assert masks.shape == (env.num_envs, env.game.num_actions)
     assert masks.any(axis=1).all(), "every learner is asked only when it has a legal action"
@@ -43,98 +62,138 @@ def _learner_actions(env: TableSelfPlayVecEnv, rng: np.random.Generator) -> np.n
 
 
 @pytest.mark.parametrize("game", TABLE_GAMES)
-def test_the_learner_acts_at_its_seat_and_is_paid_its_round_value(game: str) -> None:
-    env = TableSelfPlayVecEnv(training_game(game), 6, 4, "heuristic=0.5,random=0.5", seed=2)
-    env.set_snapshots([])
+def test_the_learner_acts_at_its_seat_and_is_paid_its_arena_value(game: str) -> None:
+    # The VecEnv contract: spaces, shapes, the learner's own view and mask, rewards only at
+    # round ends, each the arena's value of the learner's seat times reward_scale.
+    env = _env(game, 6, "self=0.3,heuristic=0.4,random=0.3", seed=2)
+    env.set_snapshots([_random_policy(game)])
+    spec = env.game
+    assert env.observation_space.shape == (spec.obs_size,)
+    assert env.action_space.n == spec.num_actions
     rng = np.random.default_rng(0)
     obs = env.reset()
-    assert obs.shape == (6, env.game.obs_size)
     rounds = 0
     for _ in range(150):
-        for row, table in enumerate(env.tables):
-            # The table waits for the learner, and shows it what the learner's seat sees.
-            assert table.possible_agents.index(table.agent_selection) == env.seats[row]
-            seen = table.observe(table.agent_selection)
-            assert np.array_equal(obs[row], seen["observation"])
-            assert np.array_equal(env.action_masks()[row], seen["action_mask"] != 0)
+        # The engine waits for the learner at every table, and shows it its seat's view.
+        assert (env.engine.seat == env.seats).all()
+        np.testing.assert_array_equal(obs, env.engine.observe())
+        np.testing.assert_array_equal(env.action_masks(), env.engine.action_masks() != 0)
+        assert obs.dtype == np.float32 and env.observation_space.contains(obs[0])
+        seats = env.seats.copy()
         obs, rewards, dones, infos = env.step(_learner_actions(env, rng))
+        assert rewards.shape == dones.shape == (6,) and len(infos) == 6
         assert not rewards[~dones].any(), "only finished rounds pay"
         assert all(not info for info, done in zip(infos, dones, strict=True) if not done)
         for row in np.flatnonzero(dones):
             rounds += 1
-            record = infos[row]["round"]
+            report = infos[row]["round"]
             assert not infos[row]["TimeLimit.truncated"]
-            assert rewards[row] == pytest.approx(record["value"] * env.game.reward_scale)
-            assert len(record["opponents"]) == 3
+            info = ROUND_INFO[game](env.engine.finished, row)
+            record = spec.seat_records(info, 4)[seats[row]]
+            assert rewards[row] == pytest.approx(record.value * spec.reward_scale)
+            assert report == {
+                **{k: v for k, v in record._asdict().items() if k != "slot"},
+                "opponents": report["opponents"],
+            }
+            assert len(report["opponents"]) == 3
     assert rounds > 0
+
+
+@pytest.mark.parametrize("game", TABLE_GAMES)
+def test_round_info_gives_the_raw_envs_round_keys(game: str) -> None:
+    # The engine's record, translated, has the keys (and types) of the raw env's info["round"]
+    # that the arena's records read.
+    env = _env(game, 4, "random=1", seed=1)
+    rng = np.random.default_rng(1)
+    env.reset()
+    while True:
+        _, _, dones, _ = env.step(_learner_actions(env, rng))
+        if dones.any():
+            break
+    info = ROUND_INFO[game](env.engine.finished, int(np.flatnonzero(dones)[0]))
+    table = training_game(game).arena.raw_env(num_players=4, episode="round")
+    table.reset(seed=0)
+    while not _round_over(table):
+        mask = table.observe(table.agent_selection)["action_mask"]
+        table.step(int(np.flatnonzero(mask)[0]))
+    raw = table.infos["player_0"]["round"]
+    assert set(info) <= set(raw)
+    for key, value in info.items():
+        assert type(value) is type(raw[key]), key
 
 
 def test_the_bon_reward_is_the_learners_points_of_the_round() -> None:
     # The learner's record is its own seat's: points 0, 1 or 2 and goal/tricks agree.
-    env = TableSelfPlayVecEnv(GAMES["bon"], 8, 4, "random=1", seed=5)
+    env = _env("bon", 8, "heuristic=1", seed=5)
     rng = np.random.default_rng(1)
     env.reset()
     seen = set()
-    for _ in range(40):
+    for _ in range(60):
+        seats = env.seats.copy()
         _, rewards, dones, infos = env.step(_learner_actions(env, rng))
         for row in np.flatnonzero(dones):
             record = infos[row]["round"]
             expected = 1 if record["goal"] else 2 if record["tricks"] == 0 else 0
             assert rewards[row] == record["value"] == expected
+            assert record["tricks"] == env.engine.finished.tricks_won[row, seats[row]]
             seen.add(expected)
     assert {0, 1} <= seen
 
 
-def test_round_ends_are_reported_whoever_plays_the_last_card() -> None:
-    # The learner is rewarded for its own seat even when an opponent ends the round.
-    game = GAMES["bon"]
-    env = TableSelfPlayVecEnv(game, 16, 3, "heuristic=1", seed=7)
-    rng = np.random.default_rng(2)
-    env.reset()
-    total = 0
-    for _ in range(30):
-        tables_before = [t.game.round for t in env.tables]
-        seats = env.seats.copy()
-        _, _, dones, infos = env.step(_learner_actions(env, rng))
-        for row in np.flatnonzero(dones):
-            points = tables_before[row].tricks_won  # the finished round's record, by seat
-            assert infos[row]["round"]["tricks"] == points[seats[row]]
-            total += 1
-    assert total >= 16
-
-
 @pytest.mark.parametrize("game", TABLE_GAMES)
-def test_opponents_play_legally_for_every_kind_of_player(game: str) -> None:
-    # raw_env raises on an illegal action: heuristic, random and snapshot seats all play.
-    env = TableSelfPlayVecEnv(training_game(game), 6, 4, "self=0.4,heuristic=0.3,random=0.3")
+def test_opponents_of_every_kind_play(game: str) -> None:
+    # The engine raises on an illegal action: heuristic, random and snapshot seats all play.
+    env = _env(game, 6, "self=0.4,heuristic=0.3,random=0.3")
     env.set_snapshots([_random_policy(game, 1), _random_policy(game, 2)])
     env.seed(3)
     env.reset()
-    kinds = set()
+    kinds, opponents = set(), set()
     rng = np.random.default_rng(3)
     for _ in range(80):
         kinds.update(int(c) for c in np.unique(env.players))
-        env.step(_learner_actions(env, rng))
+        _, _, dones, infos = env.step(_learner_actions(env, rng))
+        for row in np.flatnonzero(dones):
+            opponents.update(infos[row]["round"]["opponents"])
     assert {LEARNER, HEURISTIC, RANDOM, 0, 1} <= kinds
+    assert opponents == {"self", "heuristic", "random"}
+
+
+@pytest.mark.parametrize("game", TABLE_GAMES)
+def test_the_heuristic_acts_in_batch_as_it_acts_alone(game: str) -> None:
+    # The pool's heuristic seats play the arena's heuristic: act_batch makes act's choices.
+    spec = training_game(game)
+    engine = spec.env.vector_engine()(64, 4, seed=4)
+    engine.reset()
+    rng = np.random.default_rng(4)
+    heuristic = spec.heuristic()
+    for _ in range(40):
+        obs, masks = engine.observe(), engine.action_masks()
+        batch = heuristic.act_batch(obs, masks, np.arange(64))
+        assert batch.tolist() == [heuristic.act(o, m) for o, m in zip(obs, masks, strict=True)]
+        engine.step(engine.random_actions(rng))
 
 
 @pytest.mark.parametrize("game", TABLE_GAMES)
 def test_seed_gives_the_same_tables(game: str) -> None:
-    def run() -> list[np.ndarray]:
-        env = TableSelfPlayVecEnv(training_game(game), 4, 4, "heuristic=0.5,random=0.5", seed=9)
+    def run(seed: int) -> list[np.ndarray]:
+        env = _env(game, 4, "self=0.3,heuristic=0.4,random=0.3", seed=seed)
+        env.set_snapshots([_random_policy(game)])
         rng = np.random.default_rng(0)
         out = [env.reset()]
         for _ in range(20):
             obs, rewards, _, _ = env.step(_learner_actions(env, rng))
-            out += [obs, rewards]
+            out += [obs, rewards, env.players.copy()]
         return out
 
-    for a, b in zip(run(), run(), strict=True):
+    for a, b in zip(run(9), run(9), strict=True):
         assert np.array_equal(a, b)
+    assert not all(np.array_equal(a, b) for a, b in zip(run(9), run(10), strict=True))
 
 
 def test_a_boyn_round_cut_short_is_worth_nothing() -> None:
-    env = TableSelfPlayVecEnv(GAMES["boyn"], 4, 4, "random=1", seed=4, env_config={"max_turns": 6})
+    # With a tiny turn limit some rounds end before the learner's first decision: they are
+    # dealt again without a step; those it played in end worth 0.
+    env = _env("boyn", 4, "random=1", seed=4, max_turns=6)
     rng = np.random.default_rng(0)
     env.reset()
     cut = 0
@@ -149,21 +208,19 @@ def test_a_boyn_round_cut_short_is_worth_nothing() -> None:
 
 @pytest.mark.parametrize("game", TABLE_GAMES)
 def test_imitation_data_records_the_heuristics_legal_choices(game: str) -> None:
-    data = table_imitation_data(training_game(game), 4, 3, seed=1, explore=0.0)
-    assert data.observations.shape == (len(data.actions), training_game(game).obs_size)
+    spec = training_game(game)
+    data = engine_imitation_data(spec, 4, 10, seed=1, explore=0.0, tables=8)
+    assert data.observations.shape == (len(data.actions), spec.obs_size)
     assert data.masks[np.arange(len(data.actions)), data.actions].all(), "only legal labels"
-    # Every round's returns sum like the game's values: B.O.N points are >= 0.
-    if game == "bon":
+    # The labels are the heuristic's choices.
+    heuristic = spec.heuristic()
+    for row in range(0, len(data.actions), 37):
+        assert heuristic.act(data.observations[row], data.masks[row]) == data.actions[row]
+    if game == "bon":  # returns are the seats' points (0, 1 or 2), 28 decisions a round
         assert set(np.unique(data.returns)) <= {0.0, 1.0, 2.0}
-
-
-def test_round_over_reads_the_raw_env() -> None:
-    table = GAMES["bon"].arena.raw_env(num_players=3)
-    table.reset(seed=0)
-    assert not round_over(table)
-    while not round_over(table):
-        table.step(int(np.flatnonzero(table.observe(table.agent_selection)["action_mask"])[0]))
-    assert table.infos["player_0"]["round"]
+        assert len(data.actions) % 28 == 0
+    else:  # margins times reward_scale
+        assert np.abs(data.returns).max() > 0
 
 
 # ----------------------------------------------------------------------------- model files

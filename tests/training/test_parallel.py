@@ -11,9 +11,10 @@ import pytest
 
 from agents.games import game_spec as training_game
 from agents.players.policy import NumpyPolicy
+from agents.training.boon_selfplay import BoonSelfPlayVecEnv
 from agents.training.parallel import ParallelVecEnv, block_sizes, part_seeds
+from agents.training.recipes import bon_round_info, boyn_round_info
 from agents.training.selfplay import SelfPlayVecEnv
-from agents.training.table_selfplay import TableSelfPlayVecEnv
 from boon_env.games.boon.encoding import OBS_SIZE
 from boon_env.games.boon.rules import NUM_ACTIONS
 
@@ -83,10 +84,10 @@ def test_parallel_env_plays_exactly_its_blocks() -> None:
     # Same seed, same learner moves: the observations, rewards, dones, infos and masks of the
     # blocks stepped in one process, with snapshots in the pool, before and after a reseed.
     kwargs = {"num_players": 4, "pool_weights": POOL}
-    parallel = ParallelVecEnv(SelfPlayVecEnv, 21, parts=2, seed=5, **kwargs)
+    parallel = ParallelVecEnv(BoonSelfPlayVecEnv, 21, parts=2, seed=5, **kwargs)
     try:
         assert parallel.parts == 2 and parallel.num_envs == 21
-        halves = _Halves(SelfPlayVecEnv, 21, 2, 5, **kwargs)
+        halves = _Halves(BoonSelfPlayVecEnv, 21, 2, 5, **kwargs)
         snapshots = [_tiny_policy(1), _tiny_policy(2)]
         assert parallel.env_method("set_snapshots", snapshots) == [None] * 21
         for block in halves.blocks:
@@ -107,12 +108,19 @@ def test_parallel_env_plays_exactly_its_blocks() -> None:
         parallel.close()
 
 
-def test_parallel_table_game_plays_exactly_its_blocks() -> None:
-    # The other games' env splits the same way (here B.O.N).
-    kwargs = {"game": training_game("bon"), "num_players": 4, "pool_weights": "random=1"}
-    parallel = ParallelVecEnv(TableSelfPlayVecEnv, 6, parts=2, seed=3, **kwargs)
+@pytest.mark.parametrize(
+    ("game", "round_info"), [("bon", bon_round_info), ("boyn", boyn_round_info)]
+)
+def test_the_other_games_tables_split_the_same_way(game: str, round_info) -> None:
+    kwargs = {
+        "game": training_game(game),
+        "round_info": round_info,
+        "num_players": 4,
+        "pool_weights": "heuristic=0.5,random=0.5",
+    }
+    parallel = ParallelVecEnv(SelfPlayVecEnv, 6, parts=2, seed=3, **kwargs)
     try:
-        assert _same_play(parallel, _Halves(TableSelfPlayVecEnv, 6, 2, 3, **kwargs), 25) > 0
+        assert _same_play(parallel, _Halves(SelfPlayVecEnv, 6, 2, 3, **kwargs), 40) > 0
     finally:
         parallel.close()
 

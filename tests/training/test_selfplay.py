@@ -1,4 +1,4 @@
-"""The learner's vector env over the batched engine, its opponent pool, numpy snapshots."""
+"""Boon's self-play tables over the batched engine, the opponent pool, numpy snapshots."""
 
 from __future__ import annotations
 
@@ -12,26 +12,21 @@ from agents.games.boon.heuristic import HeuristicAgent
 from agents.players.policy import NumpyPolicy
 from agents.players.random_agent import RandomAgent
 from agents.players.trained import PolicyAgent
-from agents.training.selfplay import (
-    HEURISTIC,
-    LEARNER,
-    RANDOM,
-    SelfPlayVecEnv,
-    parse_pool_weights,
-)
+from agents.training.boon_selfplay import BoonSelfPlayVecEnv
+from agents.training.selfplay import HEURISTIC, LEARNER, RANDOM, parse_pool_weights
 from boon_env import boon_v0
 from boon_env.games.boon.encoding import OBS_SIZE
 from boon_env.games.boon.rules import NUM_ACTIONS, PASS, PICK, TOTAL_POINTS
 
 
-def _random_learners(env: SelfPlayVecEnv, rng: np.random.Generator) -> np.ndarray:
+def _random_learners(env: BoonSelfPlayVecEnv, rng: np.random.Generator) -> np.ndarray:
     masks = np.stack(env.env_method("action_masks"))
     assert masks.shape == (env.num_envs, NUM_ACTIONS)
     assert masks.any(axis=1).all(), "every learner is asked only when it has a legal action"
     return env.engine.random_actions(rng)
 
 
-def _play(env: SelfPlayVecEnv, steps: int, seed: int):
+def _play(env: BoonSelfPlayVecEnv, steps: int, seed: int):
     """Random learner moves; yields (table, learner seat, reward, info) of every finished round."""
     rng = np.random.default_rng(seed)
     obs = env.reset()
@@ -50,7 +45,7 @@ def _play(env: SelfPlayVecEnv, steps: int, seed: int):
 def test_learner_gets_its_own_reward_whoever_plays_the_last_card(num_players: int) -> None:
     # Every (learner seat, seat that plays the round's last card) pair must come up, and the
     # reward must be the learner's share of the round's value, not the last mover's.
-    env = SelfPlayVecEnv(32, num_players, "heuristic=0.5,random=0.5", seed=3)
+    env = BoonSelfPlayVecEnv(32, num_players, "heuristic=0.5,random=0.5", seed=3)
     last_mover = np.full(env.num_envs, -1)
     step = env.engine.step
 
@@ -77,7 +72,7 @@ def test_learner_gets_its_own_reward_whoever_plays_the_last_card(num_players: in
 
 
 def test_round_info_and_shaping_off_by_default() -> None:
-    env = SelfPlayVecEnv(16, 4, "random=1", seed=1)
+    env = BoonSelfPlayVecEnv(16, 4, "random=1", seed=1)
     rounds = list(_play(env, 60, seed=1))
     assert len(rounds) > 50
     for _, _, reward, r in rounds:
@@ -88,7 +83,7 @@ def test_round_info_and_shaping_off_by_default() -> None:
 
 
 def test_shaping_adds_the_point_share_term() -> None:
-    env = SelfPlayVecEnv(16, 4, "random=1", seed=2, shaping=1.0)
+    env = BoonSelfPlayVecEnv(16, 4, "random=1", seed=2, shaping=1.0)
     shaped = 0
     for table, seat, reward, r in _play(env, 60, seed=2):
         record = env.engine.finished
@@ -103,7 +98,7 @@ def test_shaping_adds_the_point_share_term() -> None:
 
 
 def test_pick_assist_takes_the_learners_pick_decision() -> None:
-    env = SelfPlayVecEnv(16, 4, "random=1", seed=4, pick_assist=1.0)
+    env = BoonSelfPlayVecEnv(16, 4, "random=1", seed=4, pick_assist=1.0)
     rng = np.random.default_rng(4)
     env.reset()
     finished = 0
@@ -121,7 +116,7 @@ def test_pick_assist_takes_the_learners_pick_decision() -> None:
 def test_env_uses_only_its_own_generator() -> None:
     # RLCard-style: touching the global generators between steps must change nothing.
     def trajectory(disturb: bool) -> list[float]:
-        env = SelfPlayVecEnv(8, 4, "random=0.5,heuristic=0.5", seed=11)
+        env = BoonSelfPlayVecEnv(8, 4, "random=0.5,heuristic=0.5", seed=11)
         env.set_snapshots([_tiny_policy(0)])
         rng = np.random.default_rng(5)
         out = [float(env.reset().sum())]
@@ -138,7 +133,7 @@ def test_env_uses_only_its_own_generator() -> None:
 
 def test_seed_gives_the_same_tables() -> None:
     def first(seed: int) -> np.ndarray:
-        env = SelfPlayVecEnv(8, 4, "random=1")
+        env = BoonSelfPlayVecEnv(8, 4, "random=1")
         env.seed(seed)
         return env.reset()
 
@@ -167,7 +162,7 @@ def _tiny_policy(seed: int) -> NumpyPolicy:
 
 
 def test_pool_draws_snapshots_heuristic_and_random() -> None:
-    env = SelfPlayVecEnv(400, 4, {"self": 0.5, "heuristic": 0.25, "random": 0.25}, seed=0)
+    env = BoonSelfPlayVecEnv(400, 4, {"self": 0.5, "heuristic": 0.25, "random": 0.25}, seed=0)
     env.reset()
     assert (env.players[np.arange(400), env.seats] == LEARNER).all()
     assert (env.players == LEARNER).sum() == 400, "one learner per table"
@@ -187,7 +182,7 @@ def test_snapshot_opponents_play_their_policy() -> None:
     policy.weights[-1][:] = 0
     policy.biases[-1][:] = 0
     policy.biases[-1][PASS] = 50.0
-    env = SelfPlayVecEnv(16, 4, "self=1", seed=5)
+    env = BoonSelfPlayVecEnv(16, 4, "self=1", seed=5)
     env.set_snapshots([policy])
     env.reset()
     rng = np.random.default_rng(5)
@@ -207,7 +202,7 @@ def test_numpy_policy_matches_the_torch_policy() -> None:
     torch = pytest.importorskip("torch")
     from sb3_contrib import MaskablePPO
 
-    env = SelfPlayVecEnv(20, 4, "random=1", seed=0)
+    env = BoonSelfPlayVecEnv(20, 4, "random=1", seed=0)
     model = MaskablePPO(
         "MlpPolicy", env, policy_kwargs={"net_arch": {"pi": [32, 32], "vf": [32]}}, seed=0
     )
@@ -228,7 +223,7 @@ def test_numpy_policy_matches_the_torch_policy() -> None:
 
 def test_policy_samples_are_legal_and_follow_the_softmax() -> None:
     policy = _tiny_policy(3)
-    env = SelfPlayVecEnv(64, 5, "random=1", seed=3)
+    env = BoonSelfPlayVecEnv(64, 5, "random=1", seed=3)
     obs = env.reset()
     masks = np.stack(env.env_method("action_masks"))
     rng = np.random.default_rng(0)
@@ -246,7 +241,7 @@ def test_policy_samples_are_legal_and_follow_the_softmax() -> None:
 
 
 def test_vec_env_attributes_are_shared_by_every_table() -> None:
-    env = SelfPlayVecEnv(5, 4, "random=0.5,heuristic=0.5", seed=7)
+    env = BoonSelfPlayVecEnv(5, 4, "random=0.5,heuristic=0.5", seed=7)
     env.reset()
     assert env.has_attr("action_masks")
     assert env.get_attr("shaping") == [0.0] * 5
@@ -258,7 +253,7 @@ def test_vec_env_attributes_are_shared_by_every_table() -> None:
     assert len(env.snapshots) == 1
     assert env.env_is_wrapped(object) == [False] * 5
     with pytest.raises(RuntimeError, match="step_async"):
-        SelfPlayVecEnv(2, 4).step_wait()
+        BoonSelfPlayVecEnv(2, 4).step_wait()
 
 
 def test_in_training_evaluation_is_the_arena() -> None:

@@ -166,9 +166,29 @@ class BonHeuristicAgent:
         self.params = params or BonHeuristicParams()
         self.name = name
 
+    batched = True  # acts at many tables at once (act_batch)
+    observes = True
+
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         """Decode the observation into a view and apply :func:`choose`."""
         return choose(BonView.from_observation(observation), legal_bits(action_mask), self.params)
 
+    def act_batch(
+        self, observations: np.ndarray, masks: np.ndarray, tables: np.ndarray
+    ) -> np.ndarray:
+        """:meth:`act` for every row (the same choices), the observations decoded in one batch
+        (:meth:`BonView.from_observations`); ``tables`` is not needed: no state."""
+        views = BonView.from_observations(observations)
+        return np.array(
+            [
+                choose(view, legal_bits(mask), self.params)
+                for view, mask in zip(views, masks, strict=True)
+            ],
+            dtype=np.int64,
+        )
+
     def reset(self, seed: int | None = None) -> None:
         """Nothing to reset: the heuristic has no state and no randomness."""
+
+    def reset_batch(self, seeds: Sequence[int]) -> None:
+        """Nothing to reset (see :meth:`reset`)."""

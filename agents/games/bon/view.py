@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from boon_env.games.bon.encoding import NUM_COLOURS, OBS_SIZE, OFFSETS
+from boon_env.games.bon.encoding import NUM_COLOURS, OBS_SIZE, OFFSETS, PIECES
 from boon_env.games.bon.rules import NUM_BOAST_CARDS, NUM_TRICKS, PLAYER_COUNTS, GameConfig
 from boon_env.games.bon.rules.tricks import MAX_PASS_CARDS, NUM_LEFTOVERS
 
@@ -105,6 +105,76 @@ class BonView:
                 for r in range(n)
             ],
         )
+
+    @classmethod
+    def from_observations(cls, observations: np.ndarray) -> list[BonView]:
+        """:meth:`from_observation` of every row of ``observations`` ``(k, OBS_SIZE)``, the same
+        views, each piece decoded for all rows with one numpy operation (several times faster
+        per row on hundreds of rows: the trainer's heuristic opponents)."""
+        obs = np.asarray(observations)
+        if obs.ndim != 2 or obs.shape[1] != OBS_SIZE:
+            raise ValueError(f"observations must have shape (k, {OBS_SIZE}), got {obs.shape}")
+        bits = (obs[:, :_BITS] > 0.5).astype(np.int64)
+        n = np.array(PLAYER_COUNTS)[_highest(_piece(bits, "num_players"))].tolist()
+        hand = _words(bits, "hand").tolist()
+        passes = np.bitwise_count(_words(bits, "hand_passes")).tolist()
+        leftovers = _words(bits, "leftovers").tolist()
+        leftover_passes = np.bitwise_count(_words(bits, "leftover_passes")).tolist()
+        face_up = _words(bits, "leftovers_face_up").astype(bool).tolist()
+        tower = _highest(_piece(bits, "tower")).tolist()
+        leader = _highest(_piece(bits, "leader")).tolist()
+        trick = _highest(_piece(bits, "trick")).tolist()  # per seat, -1: no card yet
+        played = _words(bits, "played").tolist()
+        passes_played = np.bitwise_count(_words(bits, "passes_played")).tolist()
+        voids = _words(bits, "voids").tolist()
+        tricks_won = _highest(_piece(bits, "tricks_won")).tolist()
+        views = []
+        for i, players in enumerate(n):
+            cards = [trick[i][(leader[i] + j) % players] for j in range(players)]
+            # the trick's cards are the first seats in play order from the leader
+            cards = cards[: cards.index(-1)] if -1 in cards else cards
+            views.append(
+                cls(
+                    config=_CONFIGS[players],
+                    hand=hand[i],
+                    passes=passes[i],
+                    leftovers=leftovers[i],
+                    leftover_passes=leftover_passes[i],
+                    leftovers_seen=face_up[i],
+                    tower=tuple(tower[i]),
+                    leader=leader[i],
+                    trick=cards,
+                    played=played[i][:players],
+                    passes_played=passes_played[i][:players],
+                    voids=voids[i][:players],
+                    tricks_won=tricks_won[i][:players],
+                )
+            )
+        return views
+
+
+_PIECES = {piece.name: piece for piece in PIECES}
+_POWERS = 1 << np.arange(63, dtype=np.int64)
+
+
+def _piece(bits: np.ndarray, name: str) -> np.ndarray:
+    # One piece of every row, in its own shape: (k, *shape).
+    piece = _PIECES[name]
+    start = OFFSETS[name]
+    return bits[:, start : start + piece.size].reshape(len(bits), *piece.shape)
+
+
+def _words(bits: np.ndarray, name: str) -> np.ndarray:
+    # Each row of a piece as an integer, bit j = its entry j: (k,) or (k, rows).
+    block = _piece(bits, name)
+    return block @ _POWERS[: block.shape[-1]]
+
+
+def _highest(block: np.ndarray) -> np.ndarray:
+    # The index of the last 1 along the last axis (the one of a one-hot), -1 where none.
+    width = block.shape[-1]
+    last = width - 1 - np.argmax(block[..., ::-1], axis=-1)
+    return np.where(block.any(axis=-1), last, -1)
 
 
 def _index(one_hot: int) -> int:

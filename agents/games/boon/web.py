@@ -216,7 +216,7 @@ class BoonWeb(WebGame):
     rules = Rules(
         "rules.md",
         "## Cards (`rules/cards.py`)",
-        "## Invariants (property-tested in `tests/test_properties.py`)",
+        "## Invariants (property-tested in `tests/rules/test_properties.py`)",
     )
     deal_keys = frozenset({"hands", "boon"})
     standing_key = "victory_cards"

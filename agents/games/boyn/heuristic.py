@@ -19,6 +19,7 @@ Every legal action gets a score; the best one is played (the lowest id on ties):
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -90,12 +91,13 @@ def score(view: BoynView, action: int, params: BoynHeuristicParams) -> float:
             value += params.attack_bonus
         elif rank == 7 or (rank == ACE and n > 2):
             value += params.attack_bonus / 2
-    # What is left after this card, and what it will have to follow.
-    left = list(view.hand)
+    # What is left after this card (the kinds held, with their counts), and what it will have
+    # to follow.
+    left = {k: count for k, count in enumerate(view.hand) if count}
     left[kind] -= 1
     if ACTION_SWAP[action]:
         target = ACTION_SWAP[action]
-        shed = sum(left) - view.hand_sizes[target]
+        shed = sum(left.values()) - view.hand_sizes[target]
         if shed < params.swap_margin or view.hand_sizes[target] != min(view.hand_sizes[1:]):
             return value - params.swap_bonus * params.swap_margin  # never a pointless swap
         value += params.swap_bonus * shed
@@ -109,15 +111,15 @@ def score(view: BoynView, action: int, params: BoynHeuristicParams) -> float:
         suit, follow_rank = SUIT_OF[kind], rank
     followers = SUIT_KINDS[suit] | RANK_KINDS[follow_rank]
     value += params.follow_weight * sum(
-        count for k, count in enumerate(left) if followers >> k & 1 and not WILDS >> k & 1
+        count for k, count in left.items() if followers >> k & 1 and not WILDS >> k & 1
     )
     return value
 
 
-def _suit_count(hand: list[int], suit: int) -> int:
-    """Cards of ``suit`` in ``hand`` that are not wild."""
+def _suit_count(hand: dict[int, int], suit: int) -> int:
+    """Cards of ``suit`` in ``hand`` (counts by kind) that are not wild."""
     members = SUIT_KINDS[suit] & ~WILDS
-    return sum(count for k, count in enumerate(hand) if members >> k & 1)
+    return sum(count for k, count in hand.items() if members >> k & 1)
 
 
 class BoynHeuristicAgent:
@@ -128,9 +130,29 @@ class BoynHeuristicAgent:
         self.params = params or BoynHeuristicParams()
         self.name = name
 
+    batched = True  # acts at many tables at once (act_batch)
+    observes = True
+
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         """Decode the observation into a view and apply :func:`choose`."""
         return choose(BoynView.from_observation(observation), legal_bits(action_mask), self.params)
 
+    def act_batch(
+        self, observations: np.ndarray, masks: np.ndarray, tables: np.ndarray
+    ) -> np.ndarray:
+        """:meth:`act` for every row (the same choices), the observations decoded in one batch
+        (:meth:`BoynView.from_observations`); ``tables`` is not needed: no state."""
+        views = BoynView.from_observations(observations)
+        return np.array(
+            [
+                choose(view, legal_bits(mask), self.params)
+                for view, mask in zip(views, masks, strict=True)
+            ],
+            dtype=np.int64,
+        )
+
     def reset(self, seed: int | None = None) -> None:
         """Nothing to reset: the heuristic has no state and no randomness."""
+
+    def reset_batch(self, seeds: Sequence[int]) -> None:
+        """Nothing to reset (see :meth:`reset`)."""

@@ -55,16 +55,42 @@ class BoynView:
     @classmethod
     def from_observation(cls, observation: np.ndarray) -> BoynView:
         """The view of the observing seat, decoded from its ``boyn_v0`` observation vector."""
-        pieces = LAYOUT.decode(observation)
-        n = PLAYER_COUNTS[int(np.argmax(pieces["num_players"]))]
-        return cls(
-            hand=tuple(pieces["hand"].sum(axis=0).astype(int).tolist()),
-            active_suit=int(np.argmax(pieces["active_suit"])),
-            active_rank=int(np.argmax(pieces["active_rank"])) + 1,
-            run=round(float(pieces["run"][0]) * RUN_SCALE),
-            direction=1 if pieces["clockwise"][0] else -1,
-            hand_sizes=tuple(np.rint(pieces["hand_sizes"][:n] * SIZE_SCALE).astype(int).tolist()),
-        )
+        obs = np.asarray(observation)
+        if obs.shape != (LAYOUT.size,):
+            raise ValueError(f"observation must have shape ({LAYOUT.size},), got {obs.shape}")
+        return cls.from_observations(obs[None])[0]
+
+    @classmethod
+    def from_observations(cls, observations: np.ndarray) -> list[BoynView]:
+        """:meth:`from_observation` of every row of ``observations`` ``(k, size)``, decoded
+        with whole-batch numpy operations (the trainer's heuristic opponents)."""
+        obs = np.asarray(observations)
+        if obs.ndim != 2 or obs.shape[1] != LAYOUT.size:
+            raise ValueError(f"observations must have shape (k, {LAYOUT.size}), got {obs.shape}")
+        pieces = {
+            p.name: obs[:, LAYOUT.offsets[p.name] : LAYOUT.offsets[p.name] + p.size].reshape(
+                len(obs), *p.shape
+            )
+            for p in LAYOUT.pieces
+        }
+        hands = pieces["hand"].sum(axis=1).astype(int).tolist()
+        players = np.array(PLAYER_COUNTS)[np.argmax(pieces["num_players"], axis=1)].tolist()
+        suits = np.argmax(pieces["active_suit"], axis=1).tolist()
+        ranks = (np.argmax(pieces["active_rank"], axis=1) + 1).tolist()
+        runs = np.rint(pieces["run"][:, 0] * RUN_SCALE).astype(int).tolist()
+        directions = np.where(pieces["clockwise"][:, 0] > 0, 1, -1).tolist()
+        sizes = np.rint(pieces["hand_sizes"] * SIZE_SCALE).astype(int).tolist()
+        return [
+            cls(
+                hand=tuple(hands[i]),
+                active_suit=suits[i],
+                active_rank=ranks[i],
+                run=runs[i],
+                direction=directions[i],
+                hand_sizes=tuple(sizes[i][: players[i]]),
+            )
+            for i in range(len(obs))
+        ]
 
     @property
     def num_players(self) -> int:
