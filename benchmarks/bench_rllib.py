@@ -110,12 +110,12 @@ def main() -> None:
             f"{name:<30} {decisions:>12,} {wall:>8.1f} {rate:>15,.0f} "
             f"{before:>8.2f} / {after:<7.2f}"
         )
-    sb3_rates = [row[3] for row in rows if row[0].startswith("train.py")]
-    if sb3_rates:
-        mean = sum(sb3_rates) / len(sb3_rates)
-        for name, *_, rate, _before, _after in rows:
-            if name.startswith("train_rllib"):
-                print(f"{name}: {rate / mean:.1%} of train.py's mean")
+    sb3_rate = None
+    for name, *_, rate, _before, _after in rows:
+        if name.startswith("train.py"):
+            sb3_rate = rate  # each RLlib run is compared with the train.py run just before it
+        elif sb3_rate:
+            print(f"{name}: {rate / sb3_rate:.1%} of the train.py run before it")
     print(f"cores: {os.cpu_count()}")
 
 

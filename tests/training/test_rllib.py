@@ -33,12 +33,12 @@ from boon_env import boon_v0
 ROOT = Path(__file__).resolve().parents[2]
 PLAYERS = (3, 4, 5)
 
-# One PPO update on a couple of hundred table decisions, sampled in this process.
+# One PPO update on a few hundred learner decisions at 16 tables, sampled in this process.
 TINY = [
     "--iterations", "1",
     "--num-env-runners", "0",
     "--num-envs-per-env-runner", "16",
-    "--train-batch-size", "128",
+    "--train-batch-size", "384",
     "--minibatch-size", "64",
     "--num-epochs", "1",
     "--net-arch", "32,32",
