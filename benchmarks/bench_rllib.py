@@ -1,14 +1,17 @@
-"""RLlib training throughput: learner decisions per second of ``train_rllib.py`` with 0, 1 and 2
-env runners (or the counts given), PPO updates included.
+"""RLlib training throughput beside ``train.py``'s: learner decisions per second of both
+trainers, PPO updates included, run one after the other on the same machine.
 
-    python benchmarks/bench_rllib.py                      # 0, 1, 2 env runners, 3 iterations each
-    python benchmarks/bench_rllib.py --runners 0 4 8 --iterations 5 --address auto
+    python benchmarks/bench_rllib.py                        # train.py, then train_rllib.py, once
+    python benchmarks/bench_rllib.py --rounds 2             # interleaved twice (steadier)
+    python benchmarks/bench_rllib.py --runners 0 1 2 --iterations 5 --address auto
 
-The figures are ``train_rllib.py``'s own: learner decisions (the learner's seat; a quarter of
-the table's decisions at 4 players) and table decisions (every seat, heuristic and snapshots
-included) over the wall time of the training loop. The imitation warm start and evaluations are
-off. The machine's load (``uptime``) is printed with them: other processes on the same cores
-lower the figures. Compare ``benchmarks/bench_train.py`` for the stable-baselines3 trainer.
+``train.py``'s figure is ``benchmarks/bench_train.py``'s (its default configuration: 2 rollout
+processes, 1,024 tables, 128,128 networks; no evaluations). ``train_rllib.py``'s is its own
+summary: learner decisions over the wall time of the training loop (env runners stepping the
+batch engine through :class:`agents.training.rllib.vector.LeagueVectorEnv`, same network and
+PPO batch). Both skip the imitation warm start and the arena. Each runs in its own process; the
+machine's load (``os.getloadavg``, what ``uptime`` shows) is printed before and after each:
+other processes on the same cores lower the figures, so compare runs made side by side.
 """
 
 from __future__ import annotations
@@ -16,52 +19,103 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[1]
 
-import train_rllib  # the training script at the top of the repository (path set above)
+
+def sb3(timesteps: int, num_players: int) -> dict:
+    """``bench_train.py --json`` in a subprocess: ``train.py``'s figures."""
+    command = [
+        sys.executable,
+        str(ROOT / "benchmarks" / "bench_train.py"),
+        "--json",
+        "--no-eval",
+        "--bc-rounds",
+        "0",
+        "--timesteps",
+        str(timesteps),
+        "--num-players",
+        str(num_players),
+    ]
+    result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=True)
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def rllib(iterations: int, runners: int, num_players: int, address: str) -> dict:
+    """``train_rllib.py`` in a subprocess for ``iterations`` updates: its summary."""
+    with tempfile.TemporaryDirectory() as runs:
+        command = [
+            sys.executable,
+            str(ROOT / "train_rllib.py"),
+            *("--iterations", str(iterations), "--num-env-runners", str(runners)),
+            *("--num-players", str(num_players), "--runs-dir", runs),
+            *("--bc-rounds", "0", "--eval-every", "0", "--checkpoint-every", "0"),
+            *("--arena-deals", "0"),
+            *(("--address", address) if address else ()),
+        ]
+        subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=True)
+        (summary,) = Path(runs).glob("*/summary.json")
+        return json.loads(summary.read_text())
 
 
 def main() -> None:
-    """Run ``train_rllib.main`` once per env-runner count; print a table."""
+    """Run both trainers ``--rounds`` times, interleaved; print a table and the ratio."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--runners", type=int, nargs="+", default=[0, 1, 2], help="counts")
-    parser.add_argument("--iterations", type=int, default=3, help="iterations per count")
+    parser.add_argument("--runners", type=int, nargs="+", default=[2], help="env runner counts")
+    parser.add_argument("--iterations", type=int, default=6, help="RLlib updates per run")
+    parser.add_argument("--timesteps", type=int, default=163_840, help="train.py decisions")
+    parser.add_argument("--rounds", type=int, default=1, help="interleaved repetitions")
     parser.add_argument("--num-players", type=int, default=4, help="3, 4 or 5")
     parser.add_argument("--address", default="", help="Ray cluster to join (default: local)")
+    parser.add_argument("--no-sb3", action="store_true", help="skip train.py")
     options = parser.parse_args()
-    rows = []
-    for runners in options.runners:
-        load_before = os.getloadavg()[0]
-        with tempfile.TemporaryDirectory() as runs:
-            args = train_rllib.Args(
-                num_players=options.num_players,
-                iterations=options.iterations,
-                num_env_runners=runners,
-                address=options.address,
-                bc_rounds=0,
-                eval_every=0,
-                checkpoint_every=0,
-                arena_deals=0,
-                runs_dir=runs,
+    rows: list[tuple[str, int, float, float, float, float]] = []
+    for _ in range(options.rounds):
+        if not options.no_sb3:
+            before = os.getloadavg()[0]
+            figures = sb3(options.timesteps, options.num_players)
+            rows.append(
+                (
+                    "train.py (SB3)",
+                    options.timesteps,
+                    figures["learn_wall_s"],
+                    figures["learner_decisions_per_second"],
+                    before,
+                    os.getloadavg()[0],
+                )
             )
-            checkpoint = train_rllib.main(args)
-            summary = json.loads((checkpoint.parent / "summary.json").read_text())
-        rows.append((runners, summary, load_before, os.getloadavg()[0]))
-    print()
+        for runners in options.runners:
+            before = os.getloadavg()[0]
+            summary = rllib(options.iterations, runners, options.num_players, options.address)
+            rows.append(
+                (
+                    f"train_rllib.py, {runners} env runners",
+                    summary["learner_decisions_this_run"],
+                    summary["wall_time_s"],
+                    summary["learner_decisions_per_second"],
+                    before,
+                    os.getloadavg()[0],
+                )
+            )
     print(
-        f"{'env runners':>11} {'learner dec.':>12} {'wall s':>8} {'learner dec./s':>15} "
-        f"{'table dec./s':>13} {'load before/after':>18}"
+        f"{'trainer':<30} {'learner dec.':>12} {'wall s':>8} {'learner dec./s':>15} "
+        f"{'load before/after':>18}"
     )
-    for runners, summary, before, after in rows:
+    for name, decisions, wall, rate, before, after in rows:
         print(
-            f"{runners:>11} {summary['learner_decisions_this_run']:>12,} "
-            f"{summary['wall_time_s']:>8.1f} {summary['learner_decisions_per_second']:>15,.0f} "
-            f"{summary['table_decisions_per_second']:>13,.0f} {before:>8.2f} / {after:<7.2f}"
+            f"{name:<30} {decisions:>12,} {wall:>8.1f} {rate:>15,.0f} "
+            f"{before:>8.2f} / {after:<7.2f}"
         )
+    sb3_rate = None
+    for name, *_, rate, _before, _after in rows:
+        if name.startswith("train.py"):
+            sb3_rate = rate  # each RLlib run is compared with the train.py run just before it
+        elif sb3_rate:
+            print(f"{name}: {rate / sb3_rate:.1%} of the train.py run before it")
     print(f"cores: {os.cpu_count()}")
 
 

@@ -10,6 +10,7 @@ learner modules). The learner's RLModule is loaded with RLlib's own API,
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -77,20 +78,35 @@ class RLlibAgent:
         self.module = _load_module(str(path), written)
         self.name = name or f"rllib:{checkpoint}"
 
+    batched = True  # acts on many tables at once (act_batch): the arena's batched path
+    observes = True
+
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         """The module's most likely legal action."""
+        return int(self.act_batch(observation[None], action_mask[None], np.zeros(1, int))[0])
+
+    def act_batch(
+        self, observations: np.ndarray, masks: np.ndarray, tables: np.ndarray
+    ) -> np.ndarray:
+        """:meth:`act` for every row, in one forward pass; ``tables`` is not needed: the
+        policy keeps no state."""
         batch = {
             Columns.OBS: {
-                "observations": torch.as_tensor(observation, dtype=torch.float32)[None],
-                "action_mask": torch.as_tensor(action_mask, dtype=torch.float32)[None],
+                "observations": torch.as_tensor(observations, dtype=torch.float32),
+                "action_mask": torch.as_tensor(masks, dtype=torch.float32),
             }
         }
         with torch.no_grad():
-            logits = self.module.forward_inference(batch)[Columns.ACTION_DIST_INPUTS][0]
-        return int(torch.argmax(logits))
+            logits = self.module.forward_inference(batch)[Columns.ACTION_DIST_INPUTS]
+        # Illegal actions are never chosen, whatever the module's masking.
+        logits = logits.masked_fill(batch[Columns.OBS]["action_mask"] == 0, -torch.inf)
+        return torch.argmax(logits, dim=1).numpy().astype(np.int64)
 
     def reset(self, seed: int | None = None) -> None:
         """Nothing to reset: the policy is deterministic and stateless."""
+
+    def reset_batch(self, seeds: Sequence[int]) -> None:
+        """Nothing to reset (see :meth:`reset`)."""
 
 
 # The arena builds agents once per chunk of deals; modules are only read, so they are shared.

@@ -19,7 +19,6 @@ Leaster rates of its rounds.
 
 from __future__ import annotations
 
-import logging
 import zlib
 from dataclasses import dataclass
 from typing import Any
@@ -34,27 +33,11 @@ from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS
 
 from agents.games.boon.heuristic import HeuristicAgent
 from agents.training.imitation import fit_imitation, imitation_data
+from agents.training.rllib.module import MaskedPPOTorchRLModule
 
 HEURISTIC = "heuristic"
 
 
-def _masking_module() -> type[RLModule]:
-    """RLlib's action-masking PPO RLModule (``"observations"`` + ``"action_mask"``).
-
-    It ships among RLlib's examples and imports PPO's module by a deprecated name, which logs a
-    deprecation warning on import that users cannot act on: muted for that import only.
-    """
-    log = logging.getLogger("ray._common.deprecation")
-    level = log.level
-    log.setLevel(logging.ERROR)
-    try:
-        from ray.rllib.examples.rl_modules.classes import action_masking_rlm
-    finally:
-        log.setLevel(level)
-    return action_masking_rlm.ActionMaskingTorchRLModule
-
-
-ActionMaskingTorchRLModule = _masking_module()
 METRICS = ("rounds", "learner_victory_cards", "picks", "learner_picks", "leasters")
 
 
@@ -133,7 +116,7 @@ def module_specs(
 ) -> MultiRLModuleSpec:
     """The league's modules: masked PPO networks for learners and snapshots, the heuristic."""
     specs: dict[str, RLModuleSpec] = {
-        module: RLModuleSpec(module_class=ActionMaskingTorchRLModule, model_config=model_config)
+        module: RLModuleSpec(module_class=MaskedPPOTorchRLModule, model_config=model_config)
         for module in [*learners, *snapshots]
     }
     specs[HEURISTIC] = RLModuleSpec(module_class=HeuristicRLModule)
@@ -162,21 +145,9 @@ def set_weights(algorithm: Any, module: str, state: dict[str, Any]) -> None:
 def imitation_warm_start(
     algorithm: Any, spec: RLModuleSpec, num_players: int, rounds: int, epochs: int, seed: int
 ) -> dict[str, float]:
-    """Fit a module built from ``spec`` to heuristic decisions, as ``train.py``'s warm start
-    does, and give its weights to every learner and snapshot slot: PPO then refines a competent
-    player instead of first rediscovering how to follow suit, and picking is not punished into
-    the all-pass collapse."""
-    module = spec.build()
-    data = imitation_data(num_players, rounds, seed)
-
-    def forward(obs: Any, masks: Any) -> tuple[Any, Any]:
-        batch = {Columns.OBS: {"observations": obs, "action_mask": masks.float()}}
-        # As in RLlib's learner: computing the values takes the observation dict apart (and
-        # keeps the mask), which is the batch the masked module's training pass expects.
-        values = module.compute_values(batch)
-        return module.forward_train(batch)[Columns.ACTION_DIST_INPUTS], values
-
-    stats = fit_imitation(module.parameters(), forward, data, epochs, seed=seed)
+    """Fit a module built from ``spec`` to heuristic decisions (:func:`fit_heuristic`) and give
+    its weights to every learner and snapshot slot of the multi-agent league."""
+    module, stats = fit_heuristic(spec, num_players, rounds, epochs, seed)
     state = module.get_state()
     for target in algorithm.config.policies:
         if target != HEURISTIC:
@@ -184,11 +155,51 @@ def imitation_warm_start(
     return stats
 
 
+def fit_heuristic(
+    spec: RLModuleSpec, num_players: int, rounds: int, epochs: int, seed: int
+) -> tuple[RLModule, dict[str, float]]:
+    """A module built from ``spec``, fitted to heuristic decisions (and its critic to their
+    returns) as ``train.py``'s warm start is: PPO then refines a competent player instead of
+    first rediscovering how to follow suit, and picking is not punished into the all-pass
+    collapse. Returns the module and the fit's statistics."""
+    module = spec.build()
+    data = imitation_data(num_players, rounds, seed)
+
+    def forward(obs: Any, masks: Any) -> tuple[Any, Any]:
+        batch = {Columns.OBS: {"observations": obs, "action_mask": masks.float()}}
+        values = module.compute_values(batch)
+        return module.forward_train(batch)[Columns.ACTION_DIST_INPUTS], values
+
+    stats = fit_imitation(module.parameters(), forward, data, epochs, seed=seed)
+    return module, stats
+
+
 class BoonMetricsCallback(RLlibCallback):
-    """Counts, per training iteration, the learner's rounds (see :func:`round_metrics`)."""
+    """Counts, per training iteration, the learner's rounds (see :func:`round_metrics`): from
+    the multi-agent adapter's round records, or from the infos of the vector env's last step
+    (:class:`~agents.training.rllib.vector.LeagueVectorEnv`)."""
+
+    def on_episode_end(self, *, episode: Any, metrics_logger: Any, **kwargs: Any) -> None:
+        """Record the round a single-agent (vector env) episode ended with."""
+        if not hasattr(episode, "get_infos") or hasattr(episode, "agent_episodes"):
+            return  # multi-agent episodes are counted step by step
+        info = episode.get_infos(-1)
+        if not isinstance(info, dict) or "round_value" not in info:
+            return
+        counts = {
+            "rounds": 1,
+            "learner_victory_cards": info["round_value"],
+            "picks": info.get("picked", 0),
+            "learner_picks": info.get("learner_picked", 0),
+            "leasters": info.get("leaster", 0),
+        }
+        for key, value in counts.items():
+            metrics_logger.log_value(("boon", key), float(value), reduce="sum")
 
     def on_episode_step(self, *, episode: Any, metrics_logger: Any, **kwargs: Any) -> None:
-        """Record every round the learner saw scored on this step."""
+        """Record every round the learner saw scored on this step (multi-agent episodes)."""
+        if not hasattr(episode, "agent_episodes"):
+            return  # single-agent episodes are counted at their end
         for agent_id in episode.get_agents_that_stepped():
             if not str(episode.module_for(agent_id)).startswith("learner"):
                 continue
