@@ -68,8 +68,9 @@ class Args:
     num_players: Literal[3, 4, 5] = 4
     """Players at the table: 3, 4 or 5."""
 
-    iterations: int = 1000
-    """Training iterations (one PPO update each; a resumed run counts its past ones)."""
+    iterations: int = 370
+    """Training iterations (one PPO update each; a resumed run counts its past ones); 370 x
+    16,384 is about train.py's 6M learner decisions."""
 
     max_minutes: float = 0.0
     """Stop after the iteration that passes this much training time (0: no limit)."""
