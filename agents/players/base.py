@@ -115,3 +115,47 @@ class PlayerRequest:
 
 PlayerBuilder = Callable[[PlayerRequest], Agent]
 """Builds the player a spec's kind names (e.g. ``heuristic`` from ``heuristic:x=1``)."""
+
+
+class RuleBasedPlayer:
+    """A deterministic player that decides from its game's view of an observation: a subclass
+    sets ``view`` (a class with ``from_observation`` and, for a batch, ``from_observations``),
+    ``params_type`` (the dataclass of its named parameters) and ``decide`` (the rules of
+    thumb, ``(view, legal_bits, params) -> action``, as a ``staticmethod``). It acts one table
+    at a time and on a batch with the same choices (a :class:`BatchAgent`)."""
+
+    view: Any
+    params_type: type
+    decide: Callable[[Any, int, Any], int]
+    batched = True  # acts at many tables at once (act_batch)
+    observes = True
+
+    def __init__(self, params: Any = None, name: str = "heuristic") -> None:
+        self.params = params or self.params_type()
+        self.name = name
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        """Decode the observation into a view and decide."""
+        return self.decide(
+            self.view.from_observation(observation), legal_bits(action_mask), self.params
+        )
+
+    def act_batch(
+        self, observations: np.ndarray, masks: np.ndarray, tables: np.ndarray
+    ) -> np.ndarray:
+        """:meth:`act` for every row (the same choices), the observations decoded in one batch;
+        ``tables`` is not needed: no state."""
+        views = self.view.from_observations(observations)
+        return np.array(
+            [
+                self.decide(view, legal_bits(mask), self.params)
+                for view, mask in zip(views, masks, strict=True)
+            ],
+            dtype=np.int64,
+        )
+
+    def reset(self, seed: int | None = None) -> None:
+        """Nothing to reset: the player has no state and no randomness."""
+
+    def reset_batch(self, seeds: Sequence[int]) -> None:
+        """Nothing to reset (see :meth:`reset`)."""

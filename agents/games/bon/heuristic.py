@@ -23,10 +23,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from math import comb
 
-import numpy as np
-
 from agents.games.bon.view import BonView
-from agents.players.base import legal_bits
+from agents.players.base import RuleBasedPlayer
 from boon_env.games.bon.rules import (
     COLOUR_MASK,
     COLOUR_OF,
@@ -158,37 +156,10 @@ def _dodge(
 
 
 # -------------------------------------------------------------------------------------- agent
-class BonHeuristicAgent:
+class BonHeuristicAgent(RuleBasedPlayer):
     """The rule-based B.O.N player behind the ``heuristic`` spec of ``--game bon``;
     deterministic."""
 
-    def __init__(self, params: BonHeuristicParams | None = None, name: str = "heuristic") -> None:
-        self.params = params or BonHeuristicParams()
-        self.name = name
-
-    batched = True  # acts at many tables at once (act_batch)
-    observes = True
-
-    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
-        """Decode the observation into a view and apply :func:`choose`."""
-        return choose(BonView.from_observation(observation), legal_bits(action_mask), self.params)
-
-    def act_batch(
-        self, observations: np.ndarray, masks: np.ndarray, tables: np.ndarray
-    ) -> np.ndarray:
-        """:meth:`act` for every row (the same choices), the observations decoded in one batch
-        (:meth:`BonView.from_observations`); ``tables`` is not needed: no state."""
-        views = BonView.from_observations(observations)
-        return np.array(
-            [
-                choose(view, legal_bits(mask), self.params)
-                for view, mask in zip(views, masks, strict=True)
-            ],
-            dtype=np.int64,
-        )
-
-    def reset(self, seed: int | None = None) -> None:
-        """Nothing to reset: the heuristic has no state and no randomness."""
-
-    def reset_batch(self, seeds: Sequence[int]) -> None:
-        """Nothing to reset (see :meth:`reset`)."""
+    view = BonView
+    params_type = BonHeuristicParams
+    decide = staticmethod(choose)

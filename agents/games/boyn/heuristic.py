@@ -19,13 +19,10 @@ Every legal action gets a score; the best one is played (the lowest id on ties):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
-import numpy as np
-
 from agents.games.boyn.view import BoynView
-from agents.players.base import legal_bits
+from agents.players.base import RuleBasedPlayer
 from boon_env.games.boyn.rules import (
     ACTION_KIND,
     ACTION_NAMED_SUIT,
@@ -122,37 +119,10 @@ def _suit_count(hand: dict[int, int], suit: int) -> int:
     return sum(count for k, count in hand.items() if members >> k & 1)
 
 
-class BoynHeuristicAgent:
+class BoynHeuristicAgent(RuleBasedPlayer):
     """The rule-based BOYN player behind the ``heuristic`` spec of ``--game boyn``;
     deterministic."""
 
-    def __init__(self, params: BoynHeuristicParams | None = None, name: str = "heuristic") -> None:
-        self.params = params or BoynHeuristicParams()
-        self.name = name
-
-    batched = True  # acts at many tables at once (act_batch)
-    observes = True
-
-    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
-        """Decode the observation into a view and apply :func:`choose`."""
-        return choose(BoynView.from_observation(observation), legal_bits(action_mask), self.params)
-
-    def act_batch(
-        self, observations: np.ndarray, masks: np.ndarray, tables: np.ndarray
-    ) -> np.ndarray:
-        """:meth:`act` for every row (the same choices), the observations decoded in one batch
-        (:meth:`BoynView.from_observations`); ``tables`` is not needed: no state."""
-        views = BoynView.from_observations(observations)
-        return np.array(
-            [
-                choose(view, legal_bits(mask), self.params)
-                for view, mask in zip(views, masks, strict=True)
-            ],
-            dtype=np.int64,
-        )
-
-    def reset(self, seed: int | None = None) -> None:
-        """Nothing to reset: the heuristic has no state and no randomness."""
-
-    def reset_batch(self, seeds: Sequence[int]) -> None:
-        """Nothing to reset (see :meth:`reset`)."""
+    view = BoynView
+    params_type = BoynHeuristicParams
+    decide = staticmethod(choose)
