@@ -13,8 +13,9 @@ Two sources of decisions:
   deals (deal ``k`` of a run seeded ``seed``, the agent at a seat drawn for the round, or at one
   seat),
   through the game's environment, and reviews the agent's decisions;
-- :func:`review_saved` and :func:`review_replay` replay recorded rounds (``boon arena --save``
-  lines, or the web table's) and review the decisions of chosen seats.
+- :func:`review_saved` replays recorded rounds (``boon arena --save`` lines, or the web
+  table's), checked first by :func:`saved_rounds` or :func:`read_saved_rounds`, and reviews the
+  decisions of chosen seats.
 
 The summary per agent (or per seat) is the mean loss per decision with a 95% interval. The
 decisions of one round are not independent (one deal, one line of play), so the interval is
@@ -394,29 +395,39 @@ def _seat_of(seed: int, index: int, n: int) -> int:
     return int(np.random.default_rng([seed, index, _SEAT_STREAM]).integers(n))
 
 
-def review_saved(
-    lines: Iterable[tuple[Any, dict[str, Any]]],
+@dataclass(frozen=True)
+class SavedRound:
+    """A recorded round checked for review: ``where`` it comes from (for messages), the round,
+    the spec in each seat and the seats to review."""
+
+    where: str
+    played: PlayedRound
+    seats: list[str]
+    reviewed: tuple[int, ...]
+
+
+def saved_rounds(
+    lines: Iterable[tuple[str, dict[str, Any]]],
     game: str | None = None,
     agent: str | None = None,
     seat: int | None = None,
-    seed: int = 0,
-) -> Review:
-    """Review recorded rounds of ``game``: ``lines`` are ``(where, line)`` pairs, each ``line``
-    a ``boon arena --save`` object and ``where`` what to call it in an error (a line number).
-    The reviewed seats are those of ``agent`` (a spec as the lines name it) and of ``seat``
-    (``None``: any); every seat when both are ``None``.
+) -> list[SavedRound]:
+    """The recorded rounds of ``game`` to review, each checked by replaying it on the game's
+    environment: ``lines`` are ``(where, line)`` pairs, each ``line`` a ``boon arena --save``
+    object and ``where`` what to call it in an error (``"FILE, line 3"``). The reviewed seats
+    are those of ``agent`` (a spec as the lines name it) and of ``seat`` (``None``: any); every
+    seat when both are ``None``.
 
     Raises:
         ValueError: a game without an evaluator; a line that is not a round of the game
             (naming ``where`` and what is wrong: a missing key, a deal the env refuses, an
-            illegal action, too few or too many actions, a bad seat); no seat reviewed.
+            illegal action, too few or too many actions, a seat the table lacks); no seat to
+            review.
     """
     spec = _evaluated_game(game)
-    kept: list[Decision] = []
-    forced: dict[tuple[int, int], int] = {}
     envs: dict[int, Any] = {}
-    tables: list[tuple[int, str]] = []  # each round's table size and the evaluator's note
-    for index, (where, line) in enumerate(lines):
+    rounds = []
+    for where, line in lines:
         try:
             played, seats = PlayedRound.from_json(line)
             n = len(seats)
@@ -424,41 +435,67 @@ def review_saved(
             if seat is not None and not 0 <= seat < n:
                 raise ValueError(f"seat must be 0-{n - 1} at a table of {n}, got {seat}")
             env = envs.setdefault(n, spec.arena.raw_env(num_players=n))
-            evaluator = spec.evaluator(n)  # type: ignore[misc]  # game_with checked it
-            script = _Script(played.actions)
-            seated: list[Any] = [script] * n
-            for s, name in enumerate(seats):
-                if (agent is None or name == agent) and (seat is None or s == seat):
-                    where_ = (index, s, name)
-                    seated[s] = _Reviewing(script, env, evaluator, where_, seed, kept, forced)
-            play_round(env, seated, played.options, played.reset_seed)
-            done, recorded = len(env.game.round.history), len(played.actions)
-            if done != recorded:
-                raise ValueError(f"the round is over after {done} of the {recorded} actions")
+            _replay(env, played, [_Script(played.actions)] * n)
         except (ValueError, TypeError, KeyError, IndexError) as error:
             raise ValueError(f"{where}: not a recorded round of {spec.title}: {error}") from None
-        tables.append((n, evaluator.note))
-    if not kept and not forced:
-        who = "any seat" if agent is None else f"a seat of {agent!r}"
-        at = "" if seat is None else f" at seat {seat}"
-        raise ValueError(f"no decision of {who}{at} to review")
-    players, note = tables[0]  # (a file mixing table sizes is summed up as one)
-    return Review(spec, players, len(tables), note, kept, forced)
+        reviewed = tuple(
+            s
+            for s, name in enumerate(seats)
+            if (agent is None or name == agent) and (seat is None or s == seat)
+        )
+        rounds.append(SavedRound(where, played, seats, reviewed))
+    if not any(saved.reviewed for saved in rounds):
+        who = "no seat" if agent is None else f"no seat of {agent!r}"
+        raise ValueError(f"{who}{'' if seat is None else f' at seat {seat}'} to review")
+    return rounds
 
 
-def review_replay(
-    path: str | Path,
-    game: str | None = None,
-    agent: str | None = None,
-    seat: int | None = None,
-    seed: int = 0,
-) -> Review:
-    """:func:`review_saved` of the rounds a ``boon arena --save`` file holds.
+def _replay(env: Any, played: PlayedRound, seated: Sequence[Any]) -> None:
+    """Play the recorded round on ``env`` with ``seated`` (scripts, or reviewers of them)."""
+    play_round(env, seated, played.options, played.reset_seed)
+    done, recorded = len(env.game.round.history), len(played.actions)
+    if done != recorded:
+        raise ValueError(f"the round is over after {done} of the {recorded} actions")
+
+
+def read_saved_rounds(
+    path: str | Path, game: str | None = None, agent: str | None = None, seat: int | None = None
+) -> list[SavedRound]:
+    """:func:`saved_rounds` of a ``boon arena --save`` file.
 
     Raises:
-        ValueError: as :func:`review_saved`, and a file that cannot be read or is not one
-            JSON object per line, naming the file and the line.
+        ValueError: as :func:`saved_rounds`, and a file that cannot be read or is not one JSON
+            object per line, naming the file and the line.
     """
     _evaluated_game(game)
-    lines = [(f"{path}, line {number}", line) for number, line in saved_lines(path)]
-    return review_saved(lines, game, agent, seat, seed)
+    return saved_rounds(
+        ((f"{path}, line {number}", line) for number, line in saved_lines(path)), game, agent, seat
+    )
+
+
+def review_saved(rounds: Sequence[SavedRound], game: str | None = None, seed: int = 0) -> Review:
+    """Review the decisions of the reviewed seats of checked recorded rounds
+    (:func:`saved_rounds`), the evaluator seeded by ``seed`` and the decision's place.
+
+    Raises:
+        ValueError: a game without an evaluator, or no round.
+    """
+    spec = _evaluated_game(game)
+    if not rounds:
+        raise ValueError("no round to review")
+    kept: list[Decision] = []
+    forced: dict[tuple[int, int], int] = {}
+    envs: dict[int, Any] = {}
+    for index, saved in enumerate(rounds):
+        n = len(saved.seats)
+        env = envs.setdefault(n, spec.arena.raw_env(num_players=n))
+        evaluator = spec.evaluator(n)  # type: ignore[misc]  # _evaluated_game checked it
+        script = _Script(saved.played.actions)
+        seated: list[Any] = [script] * n
+        for s in saved.reviewed:
+            where = (index, s, saved.seats[s])
+            seated[s] = _Reviewing(script, env, evaluator, where, seed, kept, forced)
+        _replay(env, saved.played, seated)
+    players = len(rounds[0].seats)  # (a file mixing table sizes is summed up as one)
+    note = spec.evaluator(players).note  # type: ignore[misc]
+    return Review(spec, players, len(rounds), note, kept, forced)

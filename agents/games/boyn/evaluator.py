@@ -42,21 +42,28 @@ MAX_ROLLOUT_TURNS = 400  # a played-out round longer than this is scored as it s
 
 
 class BoynEvaluator:
-    """Rollout values of BOYN decisions, ``playouts`` playouts a decision (see the module
-    docstring)."""
+    """Rollout values of BOYN decisions, ``playouts`` playouts a decision and
+    ``min_samples``-``max_samples`` sampled deals (see the module docstring)."""
 
-    def __init__(self, playouts: int = PLAYOUTS) -> None:
+    def __init__(
+        self,
+        playouts: int = PLAYOUTS,
+        min_samples: int = MIN_SAMPLES,
+        max_samples: int = MAX_SAMPLES,
+    ) -> None:
         self.playouts = playouts
+        self.sample_range = (min_samples, max_samples)
         self.params = BoynHeuristicParams()
         self.note = (
             f"each move's mean margin this round (the others' mean points added minus yours), "
-            f"over {MIN_SAMPLES}-{MAX_SAMPLES} sampled deals of the cards you cannot see "
+            f"over {min_samples}-{max_samples} sampled deals of the cards you cannot see "
             f"({playouts} playouts a decision), every seat then played by the heuristic"
         )
 
     def samples(self, actions: int) -> int:
         """The sampled deals of a decision with ``actions`` legal actions."""
-        return min(MAX_SAMPLES, max(MIN_SAMPLES, self.playouts // actions))
+        least, most = self.sample_range
+        return min(most, max(least, self.playouts // actions))
 
     def values(self, game: Game, rng: np.random.Generator) -> dict[int, float]:
         """Each legal action's mean margin this round for the seat to act."""
