@@ -56,7 +56,7 @@ def noise_floor(game: str, agent: str, players: int, rounds: int, seed: int) -> 
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Print the seconds-per-decision table."""
+    """Print the seconds-per-decision table (and the noise floors)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", nargs="+", default=list(game_names()))
     parser.add_argument("--players", nargs="+", type=int, default=None, help="default: all")
@@ -68,9 +68,8 @@ def main(argv: list[str] | None = None) -> None:
     print(f"{args.rounds} rounds of {args.agent} per table, its decisions valued, one core")
     print(
         "| game | players | decisions | median CPU s | mean CPU s | p90 CPU s | max CPU s | "
-        f"mean wall s | load before | load after |\n|{' --- |' * 10}"
+        f"mean wall s | noise floor [95% CI] | load before | load after |\n|{' --- |' * 11}"
     )
-    floors = []
     for name in args.games:
         spec = game_spec(name)
         for n in args.players or spec.player_counts:
@@ -82,24 +81,16 @@ def main(argv: list[str] | None = None) -> None:
             )
             cpu = np.array([d.cpu_seconds for d in review.decisions])
             wall = np.array([d.wall_seconds for d in review.decisions])
+            floor = "-"
+            if args.noise:
+                loss = noise_floor(name, args.agent, n, args.rounds, args.seed)
+                floor = f"{loss.mean:.3f} [{loss.ci95[0]:.3f}, {loss.ci95[1]:.3f}] {spec.unit}"
             print(
                 f"| {spec.title} | {n} | {cpu.size} | {np.median(cpu):.3f} | {cpu.mean():.3f} | "
-                f"{np.percentile(cpu, 90):.3f} | {cpu.max():.3f} | {wall.mean():.3f} | "
+                f"{np.percentile(cpu, 90):.3f} | {cpu.max():.3f} | {wall.mean():.3f} | {floor} | "
                 f"{before} | {_load()} |",
                 flush=True,
             )
-            if args.noise:
-                floor = noise_floor(name, args.agent, n, args.rounds, args.seed)
-                floors.append(
-                    f"| {spec.title} | {n} | {floor.decisions} | {floor.mean:.3f} | "
-                    f"[{floor.ci95[0]:.3f}, {floor.ci95[1]:.3f}] | {spec.unit} | "
-                    f"{_load()} |"
-                )
-    if floors:
-        print("\nnoise floor: the loss charged to the evaluator's own best by a second review")
-        print("| game | players | decisions | lost per decision | 95% CI | unit | load |")
-        print("|" + " --- |" * 7)
-        print("\n".join(floors))
 
 
 if __name__ == "__main__":

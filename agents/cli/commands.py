@@ -17,10 +17,14 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-# One BLAS thread per process, set before numpy loads (a value the user set wins): the arena's
-# parallelism is its worker processes, and a second BLAS thread on the batched policy's small
-# products costs far more than it gains on a busy machine; the benchmarks measure one core.
-for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+# One BLAS thread per process (a value the user set wins): the arena's parallelism is its
+# worker processes, and a second BLAS thread on the batched policy's small products costs far
+# more than it gains on a busy machine; the benchmarks measure one core. The variables reach
+# the worker processes, which load numpy after them; this process loaded it with the `agents`
+# package, before this line, so main() limits its running BLAS (_one_blas_thread).
+_BLAS_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
+_USER_SET_THREADS = any(_variable in os.environ for _variable in _BLAS_VARIABLES)
+for _variable in _BLAS_VARIABLES:
     os.environ.setdefault(_variable, "1")
 
 from agents.eval import bench  # noqa: E402
@@ -53,6 +57,7 @@ class UsageError(Exception):
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``boon`` console script; returns the exit status."""
+    _one_blas_thread()
     parser = _build_parser()
     args = parser.parse_args(argv)
     try:
@@ -67,6 +72,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The reader went away (e.g. `boon arena ... | head`): stop quietly, as Unix tools do.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+
+
+def _one_blas_thread() -> None:
+    """Limit this process's loaded BLAS to one thread, unless the user chose a thread count:
+    with threadpoolctl when it is installed (the variables above come too late for it; without
+    threadpoolctl the BLAS keeps its threads)."""
+    if _USER_SET_THREADS:
+        return
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:
+        return
+    threadpool_limits(1, user_api="blas")
 
 
 def _build_parser() -> argparse.ArgumentParser:
