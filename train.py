@@ -142,8 +142,8 @@ class Args:
     """Passes over the imitation data."""
 
     init_from: str = ""
-    """Boon: a player file (``.npz``, layers matching --net-arch) to fine-tune: the actor starts as
-    that player, and instead of the imitation warm start the critic alone is fitted to that
+    """A player file of the game (``.npz``, layers matching --net-arch) to fine-tune: the actor
+    starts as that player, and instead of the imitation warm start the critic alone is fitted to that
     player's own play over --bc-rounds rounds."""
 
     pick_assist_start: float = 0.0
