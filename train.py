@@ -143,8 +143,8 @@ class Args:
 
     init_from: str = ""
     """A player file of the game (``.npz``, layers matching --net-arch) to fine-tune: the actor
-    starts as that player, and instead of the imitation warm start the critic alone is fitted to that
-    player's own play over --bc-rounds rounds."""
+    starts as that player, and instead of the imitation warm start the critic alone is fitted to
+    that player's own play over --bc-rounds rounds."""
 
     pick_assist_start: float = 0.0
     """Boon: share of rounds whose learner pick decision the heuristic makes at the start (anti-
