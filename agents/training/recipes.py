@@ -98,9 +98,7 @@ BOON = Recipe(
     rollouts=_boon_rollouts,
     imitation=_boon_imitation,
     round_charts=boon_charts,
-    options=frozenset(
-        {"shaping", "pick_assist_start", "pick_assist_end", "pick_assist_decay"}
-    ),
+    options=frozenset({"shaping", "pick_assist_start", "pick_assist_end", "pick_assist_decay"}),
     pick_assist=True,
     self_table=True,
     summary=_boon_summary,
