@@ -301,6 +301,14 @@ def _build_parser() -> argparse.ArgumentParser:
         "acts one table at a time, like search)",
     )
     exploit.add_argument(
+        "--warm-start",
+        type=int,
+        default=None,
+        metavar="ROUNDS",
+        help="rounds of heuristic play the best response imitates before PPO (default: "
+        "train.py's for the game; 0: from scratch)",
+    )
+    exploit.add_argument(
         "--workers", type=int, default=1, help="worker processes of the evaluation (default 1)"
     )
     exploit.add_argument(
@@ -491,6 +499,7 @@ def _run_exploit(args: argparse.Namespace) -> int:
         out=args.out,
         resume=args.resume,
         tables=args.tables,
+        warm_start=args.warm_start,
         workers=args.workers,
         progress=not args.json and sys.stderr.isatty(),
     )

@@ -390,7 +390,7 @@ def train(args: Args) -> Path:
         game=game,
     )
     remaining = max(args.total_timesteps - model.num_timesteps, 0)
-    start, cpu_start, past = time.time(), time.process_time(), model.num_timesteps
+    start, cpu_start = time.time(), time.process_time()
     model.learn(
         total_timesteps=remaining,
         callback=[
@@ -403,7 +403,9 @@ def train(args: Args) -> Path:
         progress_bar=args.progress_bar,
     )
     wall, cpu = time.time() - start, time.process_time() - cpu_start
-    trained = model.num_timesteps - past  # fewer than remaining when --max-seconds stopped it
+    # The decisions the PPO updates learned from: a rollout that --max-seconds cut short is
+    # counted by SB3 (and by a resumed run) but was never trained on.
+    trained = callback.updates * args.n_steps * args.num_tables
     envs.close()
 
     # The player: the actor in the pickle-free format; the whole learner beside it to resume.
