@@ -389,7 +389,9 @@ class SelfPlayVecEnv(VecEnv):
         engine = self.engine
         actions = engine.random_actions(self._rng)
         legal = engine.legal.reshape(self.num_envs, -1)  # bitmask words (BOYN has two)
-        choice = np.bitwise_count(legal).sum(axis=1) > 1
+        # Counted as unsigned words: numpy counts the bits of a negative int64's absolute
+        # value, so a word with action 63 legal (BOYN's last wild colour) would be miscounted.
+        choice = np.bitwise_count(legal.view(np.uint64)).sum(axis=1) > 1
         rows = np.flatnonzero(moving & choice & (who != RANDOM))
         if not rows.size:
             return actions
