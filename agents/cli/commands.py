@@ -309,6 +309,14 @@ def _build_parser() -> argparse.ArgumentParser:
         "train.py's for the game; 0: from scratch)",
     )
     exploit.add_argument(
+        "--init-from",
+        default="",
+        metavar="PLAYER.npz",
+        help="Boon: start the best response as this player (e.g. "
+        "agents/models/boon_ppo_4p.npz), its critic fitted over --warm-start rounds of its play, "
+        "instead of imitating the heuristic",
+    )
+    exploit.add_argument(
         "--workers", type=int, default=1, help="worker processes of the evaluation (default 1)"
     )
     exploit.add_argument(
@@ -500,6 +508,7 @@ def _run_exploit(args: argparse.Namespace) -> int:
         resume=args.resume,
         tables=args.tables,
         warm_start=args.warm_start,
+        init_from=args.init_from,
         workers=args.workers,
         progress=not args.json and sys.stderr.isatty(),
     )
