@@ -1,6 +1,6 @@
 """The ``boon`` command line: ``boon arena``, ``boon compare``, ``boon tournament``,
-``boon play``, ``boon serve``, ``boon bench`` and ``boon advise`` (arena, play and bench take
-``--game boon``, ``--game bon`` or ``--game boyn``).
+``boon exploit``, ``boon play``, ``boon serve``, ``boon bench`` and ``boon advise`` (every
+command takes ``--game boon``, ``--game bon`` or ``--game boyn``, or names the games it serves).
 
 Run ``boon --help`` or ``boon <command> --help``; examples are in ``docs/cli.md``.
 """
@@ -8,6 +8,7 @@ Run ``boon --help`` or ``boon <command> --help``; examples are in ``docs/cli.md`
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib.metadata
 import importlib.util
 import json
@@ -31,6 +32,7 @@ from agents.games import GAMES, game_names, game_spec, game_with  # noqa: E402
 from agents.games.base import GameSpec  # noqa: E402
 from agents.games.terminal import play_game  # noqa: E402
 from agents.players.base import Agent  # noqa: E402
+from agents.players.policy import ModelFileError  # noqa: E402
 from agents.specs import make_agent  # noqa: E402
 from boon_env.games import load  # noqa: E402
 
@@ -253,6 +255,89 @@ def _build_parser() -> argparse.ArgumentParser:
         "--plot", metavar="PATH.png", help="save the ratings and margins plot (needs matplotlib)"
     )
     tournament.set_defaults(run=_run_tournament)
+
+    exploit = commands.add_parser(
+        "exploit",
+        help="how exploitable is a player? train a best response to it and measure",
+        description="Audit a player's exploitability: train a best response (PPO, train.py's "
+        "trainer) with the target frozen in every other seat, then play it against copies of "
+        "the target over fresh duplicate deals and report its margin (its value per round "
+        "minus the targets', paired by deal) in the game's unit with a 95% confidence "
+        "interval: a lower bound on how much the target can be exploited. Needs the 'train' "
+        "extra. Method: docs/research.md, 'Exploitability'.",
+    )
+    exploit.add_argument("--target", required=True, metavar="SPEC", help=_SPEC_HELP)
+    _add_game_option(exploit)
+    exploit.add_argument(
+        "--players", type=int, default=None, help="table size (default: the game's, 4)"
+    )
+    exploit.add_argument(
+        "--decisions",
+        type=int,
+        default=None,
+        help="training budget in learner decisions (default 2,000,000 unless only --seconds "
+        "is given; with --resume, counting the earlier ones)",
+    )
+    exploit.add_argument(
+        "--seconds",
+        type=float,
+        default=None,
+        help="training budget in seconds of PPO (the warm start and the evaluation come on "
+        "top); with --decisions, whichever is reached first",
+    )
+    exploit.add_argument("--seed", type=int, default=0, help="seed of the training (default 0)")
+    exploit.add_argument(
+        "--eval-seed",
+        type=int,
+        default=None,
+        help="seed of the evaluation deals (default: --seed + 1, fresh deals)",
+    )
+    exploit.add_argument("--deals", type=int, default=2000, help="evaluation deals (default 2000)")
+    exploit.add_argument(
+        "--tables",
+        type=int,
+        default=None,
+        help="tables played at once in training (default 1024; fewer for a slow target that "
+        "acts one table at a time, like search)",
+    )
+    exploit.add_argument(
+        "--warm-start",
+        type=int,
+        default=None,
+        metavar="ROUNDS",
+        help="rounds of heuristic play the best response imitates before PPO (default: "
+        "train.py's for the game; 0: from scratch)",
+    )
+    exploit.add_argument(
+        "--init-from",
+        default="",
+        metavar="PLAYER.npz",
+        help="start the best response as this player (e.g. "
+        "agents/models/boon_ppo_4p.npz), its critic fitted over --warm-start rounds of its play, "
+        "instead of imitating the heuristic",
+    )
+    exploit.add_argument(
+        "--workers", type=int, default=1, help="worker processes of the evaluation (default 1)"
+    )
+    exploit.add_argument(
+        "--out",
+        default="runs/exploit",
+        metavar="DIR",
+        help="where the best response's run folder goes (default %(default)s)",
+    )
+    exploit.add_argument(
+        "--resume",
+        default="",
+        metavar="CHECKPOINT.zip",
+        help="train on from an earlier best response's checkpoint (its model.zip or "
+        "checkpoints/model_<steps>.zip; unpickled: your own runs only)",
+    )
+    exploit.add_argument(
+        "--json",
+        action="store_true",
+        help="print one JSON object (training's output goes to stderr)",
+    )
+    exploit.set_defaults(run=_run_exploit)
     advise_parser = commands.add_parser(
         "advise",
         help="should this hand pick or pass?",
@@ -396,6 +481,48 @@ def _run_tournament(args: argparse.Namespace) -> int:
             Path(args.json).write_text(json.dumps(report.to_json()) + "\n")
     if args.plot is not None:
         plot_report(report, args.plot)
+    return 0
+
+
+def _run_exploit(args: argparse.Namespace) -> int:
+    game = _game(args, "training", "training a best response")
+    players = game.default_players if args.players is None else args.players
+    _check_players(game, "--players", players)
+    _check_specs([args.target], players, args.game)
+    try:  # the train extra: only this command needs torch and stable-baselines3
+        from agents.training.exploit import ExploitRequest, best_response_args, run_exploit
+    except ImportError as error:
+        raise UsageError(
+            f"needs the train extra: pip install 'boon-env[train]' ({error})"
+        ) from None
+    request = ExploitRequest(
+        target=args.target,
+        num_players=players,
+        game=args.game,
+        decisions=args.decisions,
+        seconds=args.seconds,
+        seed=args.seed,
+        eval_seed=args.eval_seed,
+        deals=args.deals,
+        out=args.out,
+        resume=args.resume,
+        tables=args.tables,
+        warm_start=args.warm_start,
+        init_from=args.init_from,
+        workers=args.workers,
+        progress=not args.json and sys.stderr.isatty(),
+    )
+    try:
+        best_response_args(request)  # every check, before anything is trained
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    # With --json, stdout carries the object alone: the training's lines go to stderr.
+    with contextlib.redirect_stdout(sys.stderr if args.json else sys.stdout):
+        try:
+            report = run_exploit(request)
+        except ModelFileError as error:  # e.g. a corrupt --resume checkpoint
+            raise UsageError(str(error)) from None
+    print(json.dumps(report.to_json()) if args.json else report.table())
     return 0
 
 
