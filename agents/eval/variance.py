@@ -156,20 +156,25 @@ def _ridge(z: np.ndarray, x: np.ndarray) -> np.ndarray:
     centre = z.mean(axis=0)
     scale = z.std(axis=0)
     scale[scale == 0] = 1.0  # a constant feature predicts nothing; the penalty zeroes its slope
-    u, s, vt = np.linalg.svd((z - centre) / scale, full_matrices=False)
+    standard = (z - centre) / scale
+    # The Gram matrix's eigenvectors rotate the features into uncorrelated components
+    # (LAPACK's SVD of the deals x features matrix fails to converge on some rare ones).
+    eigenvalues, rotation = np.linalg.eigh(standard.T @ standard)
+    eigenvalues = np.maximum(eigenvalues, 0.0)
+    components = standard @ rotation
     y = x - x.mean()
     n = len(x)
-    projected = u.T @ y
+    projected = components.T @ y
     # No slopes: each deal predicted by the mean of the others.
     best, best_error = np.zeros(z.shape[1]), float(np.sum((y * n / (n - 1)) ** 2))
     for penalty in PENALTIES:
-        shrink = s**2 / (s**2 + penalty)
-        leverage = (u**2) @ shrink + 1.0 / n  # the hat matrix's diagonal, intercept included
-        residuals = (y - u @ (shrink * projected)) / (1.0 - leverage)
+        inverse = 1.0 / (eigenvalues + penalty)
+        leverage = components**2 @ inverse + 1.0 / n  # the hat matrix's diagonal, intercept too
+        residuals = (y - components @ (inverse * projected)) / (1.0 - leverage)
         error = float(residuals @ residuals)
         if error < best_error:
             best_error = error
-            best = vt.T @ (s / (s**2 + penalty) * projected)
+            best = rotation @ (inverse * projected)
     return best / scale
 
 
