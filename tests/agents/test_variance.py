@@ -6,6 +6,8 @@ from __future__ import annotations
 import copy
 import itertools
 import json
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -328,3 +330,18 @@ def test_the_arena_command_prints_the_reduced_figures(capsys) -> None:
     report = json.loads(capsys.readouterr().out)
     assert report["variance_reduction"]["reference_deals"] == 6
     assert [r["agent"] for r in report["variance_reduction"]["results"]] == ["ppo", "heuristic"]
+
+
+def test_the_benchmark_prints_both_widths_and_their_costs() -> None:
+    script = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_variance.py"
+    agents = ["--agents", "ppo", "heuristic", "heuristic"]
+    result = subprocess.run(
+        [sys.executable, str(script), *agents, "--deals", "20", "--reference-deals", "20"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("ppo, 20 deals, seed 2026, 20 reference deals")
+    assert lines[1].startswith("plain") and lines[2].startswith("reduced")
+    assert "width ratio" in lines[3] and "CPU s" in lines[1]

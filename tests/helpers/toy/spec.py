@@ -23,7 +23,6 @@ from agents.players.builders import random_player
 from boon_env.games import EnvSpec
 from tests.helpers.toy import env
 from tests.helpers.toy.rules import (
-    NUM_CARDS,
     PLAYER_COUNTS,
     Game,
     GameConfig,
