@@ -256,31 +256,45 @@ def run_arena(
         if out is not None:
             out.close()
     elapsed = time.perf_counter() - start
-    reduced = None
-    if baseline is not None:
-        start = time.perf_counter()
-        on_reference = reference_features(specs, reference, seed, workers, progress, batch, game)
-        results = []
-        for spec, slots in groups.items():
-            values = deal_values(slots, per_deal)
-            mean, half = control_variates(
-                values, np.array(features[spec]), on_reference[spec]
-            ).estimate()
-            plain, plain_half = mean_and_half_width(values)
-            results.append(
-                ReducedResult(
-                    spec, mean, (mean - half, mean + half), (plain - plain_half, plain + plain_half)
-                )
-            )
-        seconds = time.perf_counter() - start
-        reduced = VarianceReduction(reference, baseline.opening(len(specs)), seconds, results)
     return ArenaReport(
         num_players=len(specs),
         deals=deals,
         rounds_per_second=deals * len(specs) / elapsed,
         results=game.summarize(specs, per_deal),
-        variance_reduction=reduced,
+        variance_reduction=None
+        if baseline is None
+        else _reduced(game, specs, per_deal, features, reference, seed, workers, progress, batch),
     )
+
+
+def _reduced(
+    game: ArenaGame,
+    specs: list[str],
+    per_deal: list[list[Any]],
+    features: dict[str, list[np.ndarray]],
+    reference: int,
+    seed: int,
+    workers: int,
+    progress: bool,
+    batch: bool,
+) -> VarianceReduction:
+    """Each spec's reduced estimate from its values and features on the run's deals and its
+    features on ``reference`` reference deals of the run seeded ``seed``, played now."""
+    start = time.perf_counter()
+    on_reference = reference_features(specs, reference, seed, workers, progress, batch, game)
+    results = []
+    for spec, rows in features.items():
+        values = deal_values(slots_of(specs, spec), per_deal)
+        reduction = control_variates(values, np.array(rows), on_reference[spec])
+        mean, half = reduction.estimate()
+        plain, plain_half = mean_and_half_width(values)
+        results.append(
+            ReducedResult(
+                spec, mean, (mean - half, mean + half), (plain - plain_half, plain + plain_half)
+            )
+        )
+    opening = game_baseline(game).opening(len(specs))
+    return VarianceReduction(reference, opening, time.perf_counter() - start, results)
 
 
 def game_baseline(game: ArenaGame) -> ArenaBaseline:

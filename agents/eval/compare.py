@@ -122,28 +122,17 @@ def compare_runs(
             )
     differences = np.array([runs[0].values[index] - runs[1].values[index] for index in common])
     plain = Reduction(differences, np.zeros(0))
-    reduced = plain
-    reference = 0
-    if variance_reduction:
-        baseline = game_baseline(spec.arena)
-        reference = (
-            default_reference_deals(len(common)) if reference_deals is None else reference_deals
-        )
-        check_sizes(len(common), reference)
-        features = [
-            [
-                deal_features(baseline, run.rounds[index], slots_of(run.specs, run.agent))
-                for index in common
-            ]
-            for run in runs
-        ]
-        on_reference = [
-            reference_features(run.specs, reference, seed, workers, game=spec.name)[run.agent]
-            for run in runs
-        ]
-        reduced = control_variates(differences, np.hstack(features), np.hstack(on_reference))
-    mean, half = reduced.estimate()
     plain_mean, plain_half = plain.estimate()
+    plain_ci = (plain_mean - plain_half, plain_mean + plain_half)
+    if not variance_reduction:
+        return Comparison(
+            runs[0].agent, runs[1].agent, len(common), plain_mean, plain_ci, spec.unit
+        )
+    if reference_deals is None:
+        reference_deals = default_reference_deals(len(common))
+    check_sizes(len(common), reference_deals)
+    reduced = _reduced(spec, runs, common, differences, reference_deals, seed, workers)
+    mean, half = reduced.estimate()
     return Comparison(
         runs[0].agent,
         runs[1].agent,
@@ -151,9 +140,36 @@ def compare_runs(
         mean,
         (mean - half, mean + half),
         spec.unit,
-        reference,
-        (plain_mean - plain_half, plain_mean + plain_half) if variance_reduction else None,
+        reference_deals,
+        plain_ci,
     )
+
+
+def _reduced(
+    game: GameSpec,
+    runs: list[_Run],
+    common: list[int],
+    differences: np.ndarray,
+    reference_deals: int,
+    seed: int,
+    workers: int,
+) -> Reduction:
+    """The differences with their control variate (both agents' features) taken out, its
+    mean measured on the reference deals of the stream seeded ``seed``, played by each run's
+    line-up."""
+    baseline = game_baseline(game.arena)
+    features = [
+        [
+            deal_features(baseline, run.rounds[index], slots_of(run.specs, run.agent))
+            for index in common
+        ]
+        for run in runs
+    ]
+    on_reference = [
+        reference_features(run.specs, reference_deals, seed, workers, game=game.name)[run.agent]
+        for run in runs
+    ]
+    return control_variates(differences, np.hstack(features), np.hstack(on_reference))
 
 
 @dataclass(frozen=True)
