@@ -28,6 +28,7 @@ from agents.eval.arena import run_arena  # noqa: E402
 from agents.eval.compare import compare_runs  # noqa: E402
 from agents.eval.game_arena import DEFAULT_MAX_ROUNDS, run_game_arena  # noqa: E402
 from agents.eval.tournament import plot_report, run_tournament  # noqa: E402
+from agents.eval.variance import check_sizes, default_reference_deals  # noqa: E402
 from agents.games import GAMES, game_names, game_spec, game_with  # noqa: E402
 from agents.games.base import GameSpec  # noqa: E402
 from agents.games.terminal import play_game  # noqa: E402
@@ -119,6 +120,7 @@ def _build_parser() -> argparse.ArgumentParser:
         metavar="FILE.jsonl",
         help="write every round played as one JSON line (the reset options, seats, actions, info)",
     )
+    _add_variance_options(arena)
     arena.set_defaults(run=_run_arena)
 
     compare = commands.add_parser(
@@ -141,6 +143,19 @@ def _build_parser() -> argparse.ArgumentParser:
         )
     _add_game_option(compare)
     compare.add_argument("--json", action="store_true", help="print one JSON object")
+    _add_variance_options(compare)
+    compare.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="with --variance-reduction, the seed of the reference deals (default 0)",
+    )
+    compare.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="with --variance-reduction, worker processes for the reference deals (default 1)",
+    )
     compare.set_defaults(run=_run_compare)
 
     play = commands.add_parser(
@@ -254,6 +269,7 @@ def _build_parser() -> argparse.ArgumentParser:
     tournament.add_argument(
         "--plot", metavar="PATH.png", help="save the ratings and margins plot (needs matplotlib)"
     )
+    _add_variance_options(tournament)
     tournament.set_defaults(run=_run_tournament)
 
     exploit = commands.add_parser(
@@ -383,6 +399,48 @@ def _build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _add_variance_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--variance-reduction",
+        action="store_true",
+        help="also report means with a control variate taken out, predicted from each round's "
+        "opening (Boon: the pick decisions); unbiased, narrower intervals (docs/agents.md, "
+        "'Variance reduction')",
+    )
+    parser.add_argument(
+        "--reference-deals",
+        type=int,
+        default=None,
+        metavar="M",
+        help="with --variance-reduction, the reference deals played as far as their openings "
+        "to measure the control variate's mean (default 4 per deal)",
+    )
+
+
+def _check_variance_options(args: argparse.Namespace) -> None:
+    """``--reference-deals`` only with ``--variance-reduction``, which only a game with a
+    baseline allows."""
+    if args.variance_reduction:
+        _game(args, "baseline", "--variance-reduction")
+    elif args.reference_deals is not None:
+        raise UsageError("--reference-deals goes with --variance-reduction")
+
+
+def _variance_options(args: argparse.Namespace, deals: int) -> int | None:
+    """The reference deals of ``--variance-reduction`` (``None`` without it), checked."""
+    _check_variance_options(args)
+    if not args.variance_reduction:
+        return None
+    reference = (
+        default_reference_deals(deals) if args.reference_deals is None else args.reference_deals
+    )
+    try:
+        check_sizes(deals, reference)
+    except ValueError as error:
+        raise UsageError(f"--variance-reduction: {error}") from None
+    return reference
+
+
 def _add_game_option(parser: argparse.ArgumentParser) -> None:
     names = game_names()
     parser.add_argument(
@@ -424,6 +482,7 @@ def _run_arena(args: argparse.Namespace) -> int:
         raise UsageError(f"--deals and --workers must be >= 1, got {args.deals} and {args.workers}")
     if args.save is not None:
         _check_writable("--save", args.save)
+    reference = _variance_options(args, args.deals)
     report = run_arena(
         args.agents,
         args.deals,
@@ -432,15 +491,26 @@ def _run_arena(args: argparse.Namespace) -> int:
         progress=not args.json,
         save=args.save,
         game=args.game,
+        variance_reduction=reference is not None,
+        reference_deals=reference,
     )
     print(json.dumps(report.to_json()) if args.json else report.table())
     return 0
 
 
 def _run_compare(args: argparse.Namespace) -> int:
+    _check_variance_options(args)
     try:
         comparison = compare_runs(
-            args.first, args.second, args.agent_a, args.agent_b, game=args.game
+            args.first,
+            args.second,
+            args.agent_a,
+            args.agent_b,
+            game=args.game,
+            variance_reduction=args.variance_reduction,
+            reference_deals=args.reference_deals,
+            seed=args.seed,
+            workers=args.workers,
         )
     except ValueError as error:
         raise UsageError(str(error)) from None
@@ -464,6 +534,7 @@ def _run_tournament(args: argparse.Namespace) -> int:
     for option, path in (("--json", args.json), ("--plot", args.plot)):
         if path is not None and path != "-":
             _check_writable(option, path)
+    reference = _variance_options(args, args.deals)
     report = run_tournament(
         args.agents,
         players,
@@ -472,6 +543,8 @@ def _run_tournament(args: argparse.Namespace) -> int:
         workers=args.workers,
         progress=args.json != "-",
         game=args.game,
+        variance_reduction=reference is not None,
+        reference_deals=reference,
     )
     if args.json == "-":
         print(json.dumps(report.to_json()))
@@ -540,6 +613,8 @@ def _run_game_arena(args: argparse.Namespace) -> int:
         raise UsageError("--episode game counts games: use --games, not --deals")
     if args.save is not None:
         raise UsageError("--save records rounds; it is not available with --episode game")
+    if args.variance_reduction or args.reference_deals is not None:
+        raise UsageError("--variance-reduction measures rounds; not with --episode game")
     games = 100 if args.games is None else args.games
     max_rounds = DEFAULT_MAX_ROUNDS if args.max_rounds is None else args.max_rounds
     if games < 1 or args.workers < 1 or max_rounds < 1:
