@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterator
 
-import pettingzoo.test.api_test  # noqa: F401 - loads the module so sys.modules holds it
-import pytest
+# One BLAS thread, as the `boon` command sets (a value the user set wins), before numpy loads:
+# the tests that run the command in this process (and the searches that read the play with
+# the policy's small products) are many times slower with more threads on a busy machine.
+for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_variable, "1")
+
+import pettingzoo.test.api_test  # noqa: E402, F401 - loads the module so sys.modules holds it
+import pytest  # noqa: E402
 
 
 @pytest.fixture

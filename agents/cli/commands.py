@@ -1,6 +1,7 @@
 """The ``boon`` command line: ``boon arena``, ``boon compare``, ``boon tournament``,
 ``boon exploit``, ``boon play``, ``boon serve``, ``boon bench`` and ``boon advise`` (every
-command takes ``--game boon``, ``--game bon`` or ``--game boyn``, or names the games it serves).
+command takes ``--game boon``, ``--game bon`` or ``--game boyn``, or names the games it serves;
+the hand advice of ``boon advise`` is Boon's).
 
 Run ``boon --help`` or ``boon <command> --help``; examples are in ``docs/cli.md``.
 """
@@ -17,16 +18,21 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-# One BLAS thread per process, set before numpy loads (a value the user set wins): the arena's
-# parallelism is its worker processes, and a second BLAS thread on the batched policy's small
-# products costs far more than it gains on a busy machine; the benchmarks measure one core.
-for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+# One BLAS thread per process (a value the user set wins): the arena's parallelism is its
+# worker processes, and a second BLAS thread on the batched policy's small products costs far
+# more than it gains on a busy machine; the benchmarks measure one core. The variables reach
+# the worker processes, which load numpy after them; this process loaded it with the `agents`
+# package, before this line, so main() limits its running BLAS (_one_blas_thread).
+_BLAS_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
+_USER_SET_THREADS = any(_variable in os.environ for _variable in _BLAS_VARIABLES)
+for _variable in _BLAS_VARIABLES:
     os.environ.setdefault(_variable, "1")
 
 from agents.eval import bench  # noqa: E402
 from agents.eval.arena import run_arena  # noqa: E402
 from agents.eval.compare import compare_runs  # noqa: E402
 from agents.eval.game_arena import DEFAULT_MAX_ROUNDS, run_game_arena  # noqa: E402
+from agents.eval.review import read_saved_rounds, review_play, review_saved  # noqa: E402
 from agents.eval.tournament import plot_report, run_tournament  # noqa: E402
 from agents.eval.variance import check_sizes, default_reference_deals  # noqa: E402
 from agents.games import GAMES, game_names, game_spec, game_with  # noqa: E402
@@ -54,6 +60,7 @@ class UsageError(Exception):
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``boon`` console script; returns the exit status."""
+    _one_blas_thread()
     parser = _build_parser()
     args = parser.parse_args(argv)
     try:
@@ -68,6 +75,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The reader went away (e.g. `boon arena ... | head`): stop quietly, as Unix tools do.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+
+
+def _one_blas_thread() -> None:
+    """Limit this process's loaded BLAS to one thread, unless the user chose a thread count:
+    with threadpoolctl when it is installed (the variables above come too late for it; without
+    threadpoolctl the BLAS keeps its threads)."""
+    if _USER_SET_THREADS:
+        return
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:
+        return
+    threadpool_limits(1, user_api="blas")
 
 
 def _build_parser() -> argparse.ArgumentParser:
@@ -356,36 +376,72 @@ def _build_parser() -> argparse.ArgumentParser:
     exploit.set_defaults(run=_run_exploit)
     advise_parser = commands.add_parser(
         "advise",
-        help="should this hand pick or pass?",
-        description="Estimate picking against passing for one Boon hand at a position of the "
-        "pick order (the players before it having passed): the hidden cards are sampled "
-        "uniformly, each sample is played out both ways with the agent in every seat, and the "
-        "advised seat's round value (Victory Cards, uncapped) is reported with 95% CIs.",
+        help="should this hand pick or pass? how many points does an agent lose per decision?",
+        description="Two kinds of advice. With --hand and --position (Boon): estimate picking "
+        "against passing for one hand at a position of the pick order (the players before it "
+        "having passed): the hidden cards are sampled uniformly, each sample is played out both "
+        "ways with the agent in every seat, and the advised seat's round value (Victory Cards, "
+        "uncapped) is reported with 95%% CIs. Without them (any game): review an agent's "
+        "decisions: play --deals rounds of --agent against --opponents (or, with --replay, "
+        "replay the rounds of a 'boon arena --save' file) and, at each of its decisions, value "
+        "every legal action with the game's evaluator (Boon: the expert search's own values), "
+        "reporting the chosen action's loss against the best and the mean points lost per "
+        "decision with a 95%% CI, per kind of decision, the worst decisions and the time per "
+        "decision.",
     )
     _add_game_option(advise_parser)
     advise_parser.add_argument(
-        "--players", type=int, default=4, help="players at the table: 3, 4 or 5 (default 4)"
+        "--players",
+        type=int,
+        default=None,
+        help="players at the table (default: the game's default, Boon 4)",
     )
     advise_parser.add_argument(
         "--position",
         type=int,
-        required=True,
-        help="place in the pick order: 0 decides first (left of the dealer), players-1 is the "
-        "dealer; passing there makes a Leaster",
+        default=None,
+        help="hand advice: place in the pick order: 0 decides first (left of the dealer), "
+        "players-1 is the dealer; passing there makes a Leaster",
     )
     advise_parser.add_argument(
-        "--hand", required=True, help='the hand, e.g. "gold 14, gold 13, red 6, ..."'
+        "--hand", default=None, help='hand advice: the hand, e.g. "gold 14, gold 13, red 6, ..."'
     )
     advise_parser.add_argument(
         "--agent",
-        default="heuristic",
+        default=None,
         metavar="SPEC",
-        help=f"the player in every seat (default heuristic); {_SPEC_HELP}",
+        help="hand advice: the player in every seat; review: the agent reviewed (default "
+        f"heuristic; with --replay, default every seat); {_SPEC_HELP}",
     )
     advise_parser.add_argument(
-        "--deals", type=int, default=2000, help="sampled deals (default 2000)"
+        "--opponents",
+        nargs="+",
+        default=None,
+        metavar="SPEC",
+        help="review: one spec for every other seat, or one per other seat (default: --agent)",
     )
-    advise_parser.add_argument("--seed", type=int, default=0, help="seed of the samples")
+    advise_parser.add_argument(
+        "--seat",
+        type=int,
+        default=None,
+        help="review: the seat reviewed (default: a seat drawn each round; with --replay, every "
+        "seat of --agent)",
+    )
+    advise_parser.add_argument(
+        "--replay",
+        metavar="FILE.jsonl",
+        default=None,
+        help="review the recorded decisions of a 'boon arena --save' file instead of playing",
+    )
+    advise_parser.add_argument(
+        "--deals",
+        type=int,
+        default=None,
+        help="hand advice: sampled deals (default 2000); review: rounds played (default 20)",
+    )
+    advise_parser.add_argument(
+        "--seed", type=int, default=0, help="seed of the samples (and of the rounds played)"
+    )
     advise_parser.add_argument("--json", action="store_true", help="print one JSON object")
     advise_parser.set_defaults(run=_run_advise)
 
@@ -648,6 +704,16 @@ def _check_specs(specs: Sequence[str], num_players: int, game: str) -> list[Agen
         raise UsageError(str(error)) from None
 
 
+def _per_opponent(specs: Sequence[str], num_players: int) -> list[str]:
+    """One spec per opponent seat from ``--opponents``: one spec for all, or one each."""
+    n = num_players
+    if len(specs) not in (1, n - 1):
+        raise UsageError(
+            f"--opponents takes 1 spec or {n - 1} (one per opponent), got {len(specs)}"
+        )
+    return list(specs) * (n - 1) if len(specs) == 1 else list(specs)
+
+
 def _run_bench(args: argparse.Namespace) -> int:
     game = _game(args)
     for n in args.players or ():
@@ -665,13 +731,27 @@ def _check_players(game: GameSpec, option: str, num_players: int) -> None:
 
 # ------------------------------------------------------------------------------------- advise
 def _run_advise(args: argparse.Namespace) -> int:
-    bidding = load(_game(args, "bidding", "advice on the bidding decision").bidding)
+    if args.hand is not None or args.position is not None:
+        return _run_hand_advice(args)
+    if args.replay is not None:
+        return _run_replay_review(args)
+    return _run_review(args)
+
+
+def _run_hand_advice(args: argparse.Namespace) -> int:
+    if args.hand is None or args.position is None:
+        raise UsageError("hand advice needs both --hand and --position")
+    for option in ("opponents", "seat", "replay"):
+        if getattr(args, option) is not None:
+            raise UsageError(f"--{option} reviews decisions; it does not go with --hand")
+    game = _game(args, "bidding", "advice on the bidding decision")
+    bidding = load(game.bidding)
     request = {
         "hand": args.hand,
-        "players": args.players,
+        "players": game.default_players if args.players is None else args.players,
         "position": args.position,
-        "agent": args.agent,
-        "deals": args.deals,
+        "agent": "heuristic" if args.agent is None else args.agent,
+        "deals": 2000 if args.deals is None else args.deals,
     }
     try:
         bidding.check_request(**request)
@@ -679,6 +759,39 @@ def _run_advise(args: argparse.Namespace) -> int:
         raise UsageError(str(error)) from None
     advice = bidding.advise(**request, seed=args.seed)
     print(json.dumps(advice.to_json()) if args.json else advice.table())
+    return 0
+
+
+def _run_review(args: argparse.Namespace) -> int:
+    game = _game(args, "evaluator", "reviewing decisions")
+    n = game.default_players if args.players is None else args.players
+    _check_players(game, "--players", n)
+    agent = "heuristic" if args.agent is None else args.agent
+    opponents = _per_opponent(args.opponents or [agent], n)
+    rounds = 20 if args.deals is None else args.deals
+    if rounds < 1:
+        raise UsageError(f"--deals must be >= 1, got {rounds}")
+    if args.seat is not None and not 0 <= args.seat < n:
+        raise UsageError(f"--seat must be a seat 0-{n - 1}, got {args.seat}")
+    _check_specs([agent, *opponents], n, game.name)
+    review = review_play(agent, opponents, rounds, args.seed, game.name, args.seat)
+    print(json.dumps(review.to_json()) if args.json else review.table())
+    return 0
+
+
+def _run_replay_review(args: argparse.Namespace) -> int:
+    game = _game(args, "evaluator", "reviewing decisions")
+    for option in ("opponents", "deals", "players"):
+        if getattr(args, option) is not None:
+            raise UsageError(f"--{option} plays rounds; a --replay review reads them from the file")
+    if args.seat is not None and args.seat < 0:
+        raise UsageError(f"--seat must be a seat >= 0, got {args.seat}")
+    try:
+        rounds = read_saved_rounds(args.replay, game.name, args.agent, args.seat)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    review = review_saved(rounds, game.name, args.seed)
+    print(json.dumps(review.to_json()) if args.json else review.table())
     return 0
 
 
@@ -738,13 +851,8 @@ def _run_play(args: argparse.Namespace) -> int:
         raise UsageError(f"--seat must be a seat 0-{n - 1}, got {args.seat}")
     if args.rounds is not None and args.rounds < 1:
         raise UsageError(f"--rounds must be >= 1, got {args.rounds}")
-    specs = args.opponents
-    if len(specs) not in (1, n - 1):
-        raise UsageError(
-            f"--opponents takes 1 spec or {n - 1} (one per opponent), got {len(specs)}"
-        )
     others = [seat for seat in range(n) if seat != args.seat]
-    seat_spec = [specs[0 if len(specs) == 1 else i] for i in range(n - 1)]
+    seat_spec = _per_opponent(args.opponents, n)
     agents = dict(zip(others, _check_specs(seat_spec, n, args.game), strict=True))
     for seat, agent in agents.items():
         agent.reset(None if args.seed is None else args.seed + seat)

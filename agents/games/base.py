@@ -8,10 +8,11 @@ registry (:mod:`agents.games`) holds them. Nothing here knows a game by name.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 
@@ -20,6 +21,8 @@ from agents.players.trained import default_model
 from boon_env.games import EnvSpec
 
 _Z95 = 1.96
+# What a saved round holds besides how it was dealt (its reset options).
+_PLAYED_KEYS = frozenset({"deal_index", "rotation", "seats", "actions", "round", "reset_seed"})
 
 
 class PlayedRound(NamedTuple):
@@ -46,6 +49,70 @@ class PlayedRound(NamedTuple):
             "actions": self.actions,
             "round": self.info,
         } | ({} if self.reset_seed is None else {"reset_seed": self.reset_seed})
+
+    @classmethod
+    def from_json(cls, line: dict[str, Any]) -> tuple[PlayedRound, list[str]]:
+        """A ``boon arena --save`` line read back: the round (each seat its own slot) and the
+        spec in each seat. The deal is checked by the env that replays it, not here.
+
+        Raises:
+            ValueError: naming the first key that is missing or malformed.
+        """
+        for key, kind in (("deal_index", int), ("rotation", int), ("seats", list)):
+            if not isinstance(line.get(key), kind) or isinstance(line.get(key), bool):
+                raise ValueError(f"'{key}' must be {_a(kind)}, got {line.get(key)!r:.60}")
+        seats, actions = line["seats"], line.get("actions")
+        if not seats or not all(isinstance(spec, str) for spec in seats):
+            raise ValueError(f"'seats' must name the agent of every seat, got {seats!r:.60}")
+        if not isinstance(actions, list) or not all(type(a) is int for a in actions):
+            raise ValueError(f"'actions' must be a list of action ids, got {actions!r:.60}")
+        reset_seed = line.get("reset_seed")
+        if reset_seed is not None and (type(reset_seed) is not int or reset_seed < 0):
+            raise ValueError(f"'reset_seed' must be an integer >= 0, got {reset_seed!r:.60}")
+        info = line.get("round", {})
+        if not isinstance(info, dict):
+            raise ValueError(f"'round' must be a JSON object, got {info!r:.60}")
+        options = {key: value for key, value in line.items() if key not in _PLAYED_KEYS}
+        played = cls(
+            line["deal_index"],
+            line["rotation"],
+            list(range(len(seats))),
+            options,
+            actions,
+            info,
+            reset_seed,
+        )
+        return played, list(seats)
+
+
+def _a(kind: type) -> str:
+    return "an integer" if kind is int else "a list"
+
+
+def saved_lines(path: str | Path) -> list[tuple[int, dict[str, Any]]]:
+    """The JSON objects of a ``boon arena --save`` file with their line numbers (blank lines
+    skipped).
+
+    Raises:
+        ValueError: the file cannot be read, a line is not JSON, or the file holds no object
+            or something else than objects; naming the file (and the line).
+    """
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        reason = error.strerror if isinstance(error, OSError) else "not UTF-8 text"
+        raise ValueError(f"cannot read {path}: {reason}") from None
+    lines = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            lines.append((number, json.loads(line)))
+        except json.JSONDecodeError as error:
+            raise ValueError(f"{path}, line {number}: not JSON ({error.msg})") from None
+    if not lines or not all(isinstance(line, dict) for _, line in lines):
+        raise ValueError(f"{path}: not a boon arena --save file (one JSON object per line)")
+    return lines
 
 
 def result_json(result: Any) -> dict[str, Any]:
@@ -154,6 +221,52 @@ def mean_and_half_width(values: Sequence[float] | np.ndarray) -> tuple[float, fl
     return float(x.mean()), float(_Z95 * x.std(ddof=1) / np.sqrt(len(x)))
 
 
+# --------------------------------------------------------------------------------- decisions
+class DecisionEvaluator(Protocol):
+    """How much each move of a decision is worth: what a game's ``evaluator`` builds for a
+    table size. For the seat to act in a game on the rules engine it gives every legal
+    action's expected value in the game's unit (what the arena's records call the round's
+    ``value`` for that seat), from what that seat can see, with the budget of a strong player's
+    decision (Boon: the ``expert`` search's own values). Building one may load a model, so the
+    game keeps one per table size; :meth:`values` keeps no state (the web table calls it from
+    several threads)."""
+
+    note: str  # how it estimates, in words (what the coach tells the person)
+
+    def values(self, game: Any, rng: np.random.Generator) -> dict[int, float]:
+        """Each legal action of the seat to act in ``game`` (the rules engine's game, its
+        ``round`` in play) with its expected value; ``rng`` draws the cards it cannot see."""
+        ...
+
+    def kind(self, game: Any) -> str:
+        """What kind of decision the seat to act faces (Boon: ``"pick"``, ``"bury"``,
+        ``"play"``), for summaries per kind."""
+        ...
+
+    def action_name(self, action: int) -> str:
+        """An action as people read it (``"gold 14"``, ``"pick"``)."""
+        ...
+
+
+def rollout_values(
+    world: Callable[[np.random.Generator], Any],
+    actions: Sequence[int],
+    play_out: Callable[[Any, int], float],
+    samples: int,
+    rng: np.random.Generator,
+) -> dict[int, float]:
+    """The mean of ``play_out(copy, action)`` over ``samples`` worlds for each of ``actions``:
+    ``world(rng)`` samples a round of the rules engine (the cards a seat cannot see dealt at
+    random; it has ``clone()``), and every action is played out on a copy of the same worlds,
+    so that their differences are not luck."""
+    totals = dict.fromkeys(actions, 0.0)
+    for _ in range(samples):
+        sampled = world(rng)
+        for action in actions:
+            totals[action] += play_out(sampled.clone(), action)
+    return {action: total / samples for action, total in totals.items()}
+
+
 # --------------------------------------------------------------------------------------- game
 class RulesPlay(NamedTuple):
     """A game's bare rules engine as ``boon bench`` drives it: ``new_round(num_players, index,
@@ -196,6 +309,9 @@ class GameSpec:
             or ``None``: not served in the browser.
         rllib: a ``"module:attribute"`` reference to its RLlib ``MultiAgentEnv`` adapter, which
             ``train_rllib.py`` trains on, or ``None``: not trained with RLlib yet.
+        evaluator: ``num_players`` -> its :class:`DecisionEvaluator` for that table size (the
+            same object each time), which ``boon advise``'s review and the web coach use, or
+            ``None``: it has none.
     """
 
     env: EnvSpec
@@ -214,6 +330,7 @@ class GameSpec:
     training: str | None = None
     web: str | None = None
     rllib: str | None = None
+    evaluator: Callable[[int], DecisionEvaluator] | None = None
 
     @property
     def name(self) -> str:

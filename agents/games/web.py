@@ -14,9 +14,8 @@ absolute seat numbers, and seats are called by the ``names`` the session gives (
 
 from __future__ import annotations
 
-import copy
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -73,7 +72,8 @@ class Rules:
 
 class WebGame(ABC):
     """One game at the browser table: how to deal and play it on its rules engine, what a seat
-    sees of it, and how its recorded rounds (``boon arena --save`` lines) replay.
+    sees of it, and how its recorded rounds (``boon arena --save`` lines) replay. (The coach
+    is the game's evaluator of decisions, its spec's ``evaluator``.)
 
     A *game* here is the rules engine's object that chains rounds (``game.round`` is the round
     in play); a *state* is such a round.
@@ -185,16 +185,6 @@ class WebGame(ABC):
         ``rows``: a row per seat), cards worth showing (``cards``: a title -> card names; of
         the ``shown`` seats' hands only) and the game's own fields."""
 
-    # ------------------------------------------------------------------ the coach
-    coach_note: str = ""  # how the coach estimates, as the page tells it
-
-    @abstractmethod
-    def coach(
-        self, game: Any, seat: int, samples: int, rng: np.random.Generator
-    ) -> dict[int, float]:
-        """The expected value in the game's unit (``spec.unit``) of each legal action of
-        ``seat`` (to act), from what it can see, over ``samples`` sampled deals."""
-
     # ------------------------------------------------------------------ replays
     @abstractmethod
     def replay_start(self, record: dict[str, Any]) -> tuple[int, Any]:
@@ -220,24 +210,6 @@ class WebGame(ABC):
     def record_standing(self, info: dict[str, Any]) -> list[int]:
         """Each seat's score after a recorded round."""
         return list(info[self.standing_key])
-
-
-def rollout_values(
-    world: Callable[[np.random.Generator], Any],
-    actions: Sequence[int],
-    play_out: Callable[[Any, int], float],
-    samples: int,
-    rng: np.random.Generator,
-) -> dict[int, float]:
-    """The mean of ``play_out(copy, action)`` over ``samples`` worlds for each of ``actions``:
-    ``world(rng)`` samples a game (the cards a seat cannot see dealt at random), and every
-    action is played out in the same worlds, so that their differences are not luck."""
-    totals = dict.fromkeys(actions, 0.0)
-    for _ in range(samples):
-        sampled = world(rng)
-        for action in actions:
-            totals[action] += play_out(copy.deepcopy(sampled), action)
-    return {action: total / samples for action, total in totals.items()}
 
 
 def check_per_seat(info: dict[str, Any], keys: Sequence[str], players: int) -> None:

@@ -73,6 +73,7 @@ _FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
     "act": {"game": (str,), "action": (str,)},
     "next": {"game": (str,)},
     "coach": {"game": (str,), "search": (bool,)},
+    "losses": {"game": (str,)},
     "frame": {"round": (int,), "step": (int,)},
 }
 _OPTIONAL = frozenset({"search", "game_name", "players", "opponents", "coach", "seed"})
@@ -207,7 +208,6 @@ class _Server:
         seed: int | None,
         coach: bool,
         coach_model: str | Path | None,
-        coach_samples: int,
         replay_dir: Path | None,
     ) -> None:
         self.webs = webs
@@ -216,7 +216,6 @@ class _Server:
         self.games = games
         self.start_timeout = start_timeout
         self.coach = coach
-        self.coach_samples = coach_samples
         self.replay_dir = replay_dir
         self.boot = secrets.token_urlsafe(8)  # tells a page whether the server restarted
         self._seeds = np.random.SeedSequence(seed)  # one child per game: seeded servers repeat
@@ -269,7 +268,6 @@ class _Server:
             else spec.default_players,
             "opponents": list(dict.fromkeys(choices)),
             "faces": web.faces(),
-            "coach_note": web.coach_note,
         }
 
     def choice(self, request: dict[str, Any]) -> Choice:
@@ -371,7 +369,6 @@ def create_app(
     max_games_per_client: int = 8,
     coach: bool = True,
     coach_model: str | Path | None = None,
-    coach_samples: int = 100,
     replay_dir: str | Path | None = None,
     allowed_hosts: Sequence[str] = LOOPBACK_HOSTS,
 ) -> Starlette:
@@ -392,11 +389,12 @@ def create_app(
         max_games: games open at once; a new game beyond it is refused.
         max_games_per_client: games open at once started from one client address; a new
             game beyond it is refused.
-        coach: whether the person may ask the coach for advice (each move's expected value,
-            and a shipped model's probabilities where one ships).
+        coach: whether the person may ask the coach for advice (each move's expected value
+            by the game's evaluator of decisions, with the expert's budget, and a shipped
+            model's probabilities where one ships) and for the points each seat lost per
+            decision in a finished round.
         coach_model: the model whose probabilities the coach shows for the default game;
             ``None``: the shipped model for the game and table size, if one ships.
-        coach_samples: sampled deals behind each estimate the coach shows.
         replay_dir: where every game's finished rounds are saved, one ``boon arena --save``
             file per game (``None``: nowhere).
         allowed_hosts: host names the page may be reached by (``"*"``: any), which keeps
@@ -434,7 +432,6 @@ def create_app(
         seed,
         coach,
         coach_model,
-        coach_samples,
         None if replay_dir is None else Path(replay_dir),
     )
 
@@ -700,10 +697,15 @@ async def _handle(server: _Server, request: dict[str, Any], owner: str) -> list[
         if kind == "coach":
             if not server.coach:
                 raise ClientError("the coach is off on this server")
-            samples = server.coach_samples if request.get("search") else None
+            search = bool(request.get("search"))
             policy = server.policy(session.web.name, session.num_players)
-            advice = await _run(session.coach, policy, samples)
+            advice = await _run(session.coach, policy, search)
             return [{"type": "coach", "game": game_id, **advice}]
+        if kind == "losses":
+            if not server.coach:
+                raise ClientError("the coach is off on this server")
+            losses = await _run(session.round_review)
+            return [{"type": "losses", "game": game_id, **losses}]
         if kind == "act":
             action = _parsed_action(session.web, request["action"])
             replies = _tagged(game_id, await _run(session.act, action))

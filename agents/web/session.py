@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from agents.eval.review import review_saved, saved_rounds
 from agents.games import game_spec
 from agents.games.web import YOU, WebGame
 from agents.players.base import Agent
@@ -221,13 +222,12 @@ class GameSession:
             agent.reset(int(self._agent_rng.integers(2**31)) + seat)
 
     # ----------------------------------------------------------------------------- coach
-    def coach(
-        self, policy: NumpyPolicy | None, samples: int | None
-    ) -> dict[str, dict[str, float] | None]:
+    def coach(self, policy: NumpyPolicy | None, search: bool) -> dict[str, Any]:
         """Advice on the person's decision: ``policy``'s probability of each legal action and,
-        when ``samples`` is given, each action's expected value in the game's unit over that
-        many sampled deals of the cards the person cannot see (``search``), the best action
-        and what each action costs against it.
+        with ``search``, each action's expected value in the game's unit from what the person
+        can see (the game's evaluator of decisions, with the expert's budget: Boon's is the
+        ``expert`` search's own values), the best action and what each action costs against
+        it (``None`` for a game without an evaluator).
 
         Raises:
             RefusedError: it is not the person's turn.
@@ -235,25 +235,27 @@ class GameSession:
         if not self.to_act:
             raise RefusedError("the coach advises on your own decision; it is not your turn")
         web = self.web
+        spec = game_spec(web.name)
         state = self.round
         legal = web.legal_mask(state)
         advice: dict[str, Any] = {"policy": None, "search": None}
         if policy is not None:
             observation = web.observe(self.game, self.human)
-            mask = action_mask(legal, game_spec(web.name).num_actions)
+            mask = action_mask(legal, spec.num_actions)
             probabilities = policy.probabilities(observation, mask)
             advice["policy"] = {
                 web.action_name(a): float(probabilities[a]) for a in range(len(mask)) if mask[a]
             }
-        if samples is not None:
-            values = web.coach(self.game, self.human, samples, self._coach_rng)
+        if search and spec.evaluator is not None:
+            evaluator = spec.evaluator(self.num_players)
+            values = evaluator.values(self.game, self._coach_rng)
             self._advice = (self._decisions, values)
             best = max(values, key=values.__getitem__)
             advice["search"] = {web.action_name(a): value for a, value in values.items()}
             advice["best"] = web.action_name(best)
             advice["cost"] = {web.action_name(a): values[best] - v for a, v in values.items()}
-            advice["unit"] = game_spec(web.name).unit
-            advice["how"] = web.coach_note
+            advice["unit"] = spec.unit
+            advice["how"] = evaluator.note
         return advice
 
     def _review(self, action: int) -> dict[str, Any] | None:
@@ -273,3 +275,46 @@ class GameSession:
             "cost": values[best] - values[action],
             "unit": game_spec(self.web.name).unit,
         }
+
+    def round_review(self) -> dict[str, Any]:
+        """Points lost per decision by every seat in the last finished round, the person's
+        and the agents': each decision with a choice replayed and valued by the game's
+        evaluator (:func:`agents.eval.review.review_saved`), per seat the decisions, the mean
+        and total loss in the game's unit, and the costliest decision (``None``: no loss).
+
+        Raises:
+            RefusedError: no round has finished yet, or the game has no evaluator.
+        """
+        spec = game_spec(self.web.name)
+        if spec.evaluator is None:
+            raise RefusedError(f"the coach cannot review {spec.title} rounds")
+        if not self.records:
+            raise RefusedError("no round has finished yet")
+        number = len(self.records)
+        seed = int(self._coach_rng.integers(2**31))
+        rounds = saved_rounds([(f"round {number}", self.records[-1])], spec.name)
+        review = review_saved(rounds, spec.name, seed)
+        by_seat = {int(s.label): s for s in review.summaries(key=lambda d: d.seat)}
+        seats = []
+        for seat in range(self.num_players):
+            summary = by_seat.get(seat)
+            worst = summary.worst[0] if summary is not None else None
+            seats.append(
+                {
+                    "seat": seat,
+                    "name": self.names[seat],
+                    "agent": self.seats[seat],
+                    "decisions": 0 if summary is None else summary.loss.decisions,
+                    "mean_loss": 0.0 if summary is None else summary.loss.mean,
+                    "total_loss": 0.0 if summary is None else summary.loss.total,
+                    "worst": None
+                    if worst is None or worst.loss <= 0
+                    else {
+                        "kind": worst.kind,
+                        "chosen": worst.chosen,
+                        "best": worst.best,
+                        "loss": worst.loss,
+                    },
+                }
+            )
+        return {"round": number, "unit": spec.unit, "how": review.note, "seats": seats}

@@ -56,6 +56,8 @@ def test_the_view_decodes_what_the_seat_knows(n: int, seed: int, hidden: bool) -
         assert view.leftovers_seen is not hidden
         expected = (0, 0) if hidden else (state.deal.leftovers, state.deal.leftover_passes)
         assert (view.leftovers, view.leftover_passes) == expected
+        # Read straight from the round (rollouts), the view is the same.
+        assert BonView.from_round(state, seat, leftovers_seen=not hidden) == view
         legal = state.legal_actions()
         env.step(legal[int(rng.integers(len(legal)))])
 

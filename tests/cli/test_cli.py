@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from tests.helpers.cli import BOON, run_boon
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 # The installed console script when it is there (as a user runs it), else the module.
@@ -161,3 +165,30 @@ def test_an_agent_choosing_an_illegal_action_is_a_bug_with_a_traceback(monkeypat
     monkeypatch.setattr("builtins.input", lambda prompt: "1")  # the person plays on
     with pytest.raises(ValueError, match="illegal action"):
         agents.cli.commands.main(["play", "--seat", "0", "--rounds", "1", "--seed", "1"])
+
+
+def test_the_command_runs_its_blas_on_one_thread_unless_told_otherwise() -> None:
+    """numpy (and its BLAS) loads with the ``agents`` package, before the command can set the
+    thread variables; the command then limits the running BLAS, unless the user chose."""
+    pytest.importorskip("threadpoolctl")
+    code = (
+        "import threadpoolctl\n"
+        "from agents.cli.commands import main\n"
+        "try:\n"
+        "    main(['--version'])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print(sorted({i['num_threads'] for i in threadpoolctl.threadpool_info()"
+        " if i['user_api'] == 'blas'}))\n"
+    )
+    quiet = {k: v for k, v in os.environ.items() if not k.endswith("_NUM_THREADS")}
+    cases = [({}, "[1]")]
+    if (os.cpu_count() or 1) > 1:  # BLAS runs no more threads than cores
+        cases.append(({"OPENBLAS_NUM_THREADS": "2"}, "[2]"))
+    for extra, expected in cases:
+        result = subprocess.run(
+            [sys.executable, "-c", code], env={**quiet, **extra}, capture_output=True,
+            text=True, timeout=300, check=False, cwd=ROOT,
+        )  # fmt: skip
+        assert result.returncode == 0, result.stderr
+        assert result.stdout.strip().splitlines()[-1] == expected

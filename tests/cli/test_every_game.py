@@ -148,3 +148,82 @@ def test_the_training_scripts_take_a_game(script: str, argv: list[str], message:
     )  # fmt: skip
     assert result.returncode != 0 and message in result.stderr
     assert "Traceback" not in result.stderr
+
+
+# ------------------------------------------------------------------------- advise: review
+@pytest.mark.parametrize("game", GAMES)
+def test_advise_reviews_an_agents_decisions_played_and_recorded(
+    game: str, capsys, tmp_path: Path
+) -> None:
+    n = str(game_spec(game).player_counts[0])
+    status, out, err = _run(
+        capsys, "advise", "--game", game, "--agent", "heuristic", "--opponents", "random",
+        "--players", n, "--deals", "2", "--seed", "1", "--json",
+    )  # fmt: skip
+    assert status == 0, err
+    review = json.loads(out)
+    assert review["game"] == game and review["unit"] == game_spec(game).unit
+    assert review["rounds"] == 2 and review["players"] == int(n)
+    (agent,) = review["agents"]
+    assert agent["agent"] == "heuristic" and agent["decisions"] == len(review["decisions"])
+    for decision in review["decisions"]:
+        assert decision["chosen"] in decision["values"] and decision["loss"] >= 0
+        best = max(decision["values"].values())
+        assert decision["loss"] == pytest.approx(best - decision["values"][decision["chosen"]])
+    status, out, err = _run(
+        capsys, "advise", "--game", game, "--players", n, "--deals", "1", "--seat", "0",
+        "--opponents", "random",
+    )  # fmt: skip
+    assert status == 0, err
+    assert "points lost per decision" in out and "heuristic" in out and "CPU s" in out
+    saved = tmp_path / "run.jsonl"
+    _run(capsys, "arena", "--game", game, "--agents", *_lineup(game), "--deals", "1",
+         "--save", str(saved))  # fmt: skip
+    status, out, err = _run(
+        capsys, "advise", "--game", game, "--replay", str(saved), "--agent", "heuristic", "--json"
+    )
+    assert status == 0, err
+    recorded = json.loads(out)
+    assert [a["agent"] for a in recorded["agents"]] == ["heuristic"]
+    assert recorded["rounds"] == int(n)
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--agent", "wizard"], "unknown agent kind 'wizard'"),
+        (["--opponents", "random", "random"], "--opponents takes 1 spec or 3"),
+        (["--seat", "4"], "--seat must be a seat 0-3, got 4"),
+        (["--deals", "0"], "--deals must be >= 1, got 0"),
+        (["--players", "6"], "a Boon table has 3-5 players"),
+        (["--hand", "gold 14"], "hand advice needs both --hand and --position"),
+        (["--position", "0", "--hand", "gold 14", "--seat", "1"], "does not go with --hand"),
+        (["--replay", "none.jsonl", "--deals", "3"], "--deals plays rounds"),
+        (["--replay", "/nonexistent/run.jsonl"], "cannot read /nonexistent/run.jsonl"),
+    ],
+)
+def test_advise_refuses_a_bad_review_in_one_line(argv, message, capsys) -> None:
+    status, out, err = _run(capsys, "advise", *argv)
+    lines = err.strip().splitlines()
+    assert status == 2 and out == "" and len(lines) == 1
+    assert lines[0].startswith("boon advise: error: ") and message in lines[0]
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("not json\n", "run.jsonl, line 1: not JSON"),
+        ('{"deal_index": 0}\n', "line 1: not a recorded round of Boon: 'rotation' must be"),
+        (None, "line 1: not a recorded round of Boon: a Boon table has 3-5 players, got 2"),
+    ],
+)
+def test_advise_refuses_a_bad_replay_in_one_line(content, message, capsys, tmp_path) -> None:
+    saved = tmp_path / "run.jsonl"
+    if content is None:  # a BOYN file read as Boon's
+        _run(capsys, "arena", "--game", "boyn", "--agents", "random", "random", "--deals", "1",
+             "--save", str(saved))  # fmt: skip
+    else:
+        saved.write_text(content)
+    status, out, err = _run(capsys, "advise", "--replay", str(saved))
+    lines = err.strip().splitlines()
+    assert status == 2 and out == "" and len(lines) == 1 and message in lines[0]

@@ -20,7 +20,7 @@ class Client:
 
     def request(self, message: dict | str) -> list[dict]:
         """Send a message; return the replies (a request ends at the person's turn, the end
-        of a round, or a single error, coach or frame reply)."""
+        of a round, or a single error, coach, losses or frame reply)."""
         self.ws.send_text(message if isinstance(message, str) else json.dumps(message))
         replies = []
         while True:
@@ -31,7 +31,7 @@ class Client:
             self.received.append(reply)
             if reply["type"] == "joined":
                 self.game = reply["game"]
-            if reply["type"] in ("error", "coach", "frame") or (
+            if reply["type"] in ("error", "coach", "losses", "frame") or (
                 reply["type"] == "state" and (reply["legal"] or reply["summary"])
             ):
                 return replies

@@ -44,8 +44,8 @@ def browser() -> Iterator[Browser]:
 
 @pytest.fixture(scope="module")
 def table_url() -> Iterator[str]:
-    """One server for every game (the page chooses which), the coach quick."""
-    app = create_app(seed=SEED, coach_samples=6, max_games_per_client=64)
+    """One server for every game (the page chooses which)."""
+    app = create_app(seed=SEED, max_games_per_client=64)
     with running(app) as url:
         yield url
 
@@ -216,6 +216,9 @@ def test_keyboard_play_and_the_coach(browser, table_url, tmp_path):
     play_round(page, "desktop", keyboard=True)
     check_summary(page)
     expect(page.locator("#summary-text")).to_contain_text("61")  # what the picker needed
+    # With the coach on, the summary also tells the points each seat lost per decision.
+    expect(page.locator("#losses")).to_contain_text("Points lost per decision", timeout=60_000)
+    expect(page.locator("#losses tr")).to_have_count(5)  # a header and a row per seat
     assert errors == []
 
 

@@ -35,7 +35,7 @@ BOYN_CARD = re.compile(r"\b(?:ace|king|queen|jack|\d+) of (?:clubs|diamonds|hear
 
 @pytest.fixture
 def app(tmp_path):
-    return create_app(seed=3, coach_samples=3, replay_dir=tmp_path / "replays")
+    return create_app(seed=3, replay_dir=tmp_path / "replays")
 
 
 def new(client: Client, **setup) -> list[dict]:
@@ -191,6 +191,28 @@ def test_the_coach_values_every_move_and_reviews_the_one_chosen(app, game):
         assert review["action"] == worst and review["best"] == advice["best"]
         assert review["cost"] == pytest.approx(advice["cost"][worst])
         assert review["value"] == pytest.approx(advice["search"][worst])
+
+
+@pytest.mark.parametrize("game", ["boon", "bon", "boyn"])
+def test_the_coach_tells_the_points_every_seat_lost_per_decision_in_a_round(app, game):
+    with TestClient(app) as http, http.websocket_connect(WS) as websocket:
+        client = Client(websocket)
+        replies = new(client, game_name=game, players=3, seed=2)
+        early = client.request({"type": "losses", "game": client.game})[-1]
+        assert early["type"] == "error" and "no round has finished" in early["error"]
+        play_round(client, replies)
+        losses = client.request({"type": "losses", "game": client.game})[-1]
+    assert losses["type"] == "losses" and losses["round"] == 1, losses
+    assert losses["unit"] == game_spec(game).unit and losses["how"]
+    seats = losses["seats"]
+    assert [seat["seat"] for seat in seats] == [0, 1, 2] and seats[0]["name"] == "You"
+    assert [seat["agent"] for seat in seats] == ["you", "heuristic", "heuristic"]
+    for seat in seats:
+        assert seat["decisions"] >= 0 and seat["mean_loss"] >= 0
+        assert seat["total_loss"] == pytest.approx(seat["mean_loss"] * seat["decisions"])
+        worst = seat["worst"]
+        assert worst is None or (worst["loss"] > 0 and worst["chosen"] != worst["best"])
+    assert sum(seat["decisions"] for seat in seats) > 0
 
 
 def test_a_move_without_the_coachs_advice_has_no_review(app):

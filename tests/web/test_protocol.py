@@ -22,7 +22,7 @@ REPLAY = Path(__file__).parents[1] / "data" / "replay_4p.jsonl"
 
 @pytest.fixture
 def app():
-    return create_app(4, ["heuristic"], seed=1, coach_samples=2)
+    return create_app(4, ["heuristic"], seed=1)
 
 
 @pytest.fixture
@@ -413,7 +413,7 @@ def test_the_per_client_limit_counts_each_address_apart():
 
 # ------------------------------------------------------------------------------ the coach
 def test_the_coach_shows_the_shipped_models_probabilities():
-    app = create_app(seed=4, coach_samples=3)
+    app = create_app(seed=4)
     with TestClient(app) as http, http.websocket_connect(WS) as websocket:
         client = Client(websocket)
         assert client.hello["coach"] is True and client.hello["coach_policy"] is True
@@ -434,6 +434,8 @@ def test_a_server_without_the_coach_refuses_to_advise():
         client.request({"type": "new"})
         reply = client.request({"type": "coach", "game": client.game, "search": True})[-1]
         assert reply["type"] == "error" and "coach is off" in reply["error"]
+        reply = client.request({"type": "losses", "game": client.game})[-1]
+        assert reply["type"] == "error" and "coach is off" in reply["error"]
 
 
 def test_a_broken_coach_model_is_a_startup_error(tmp_path):
@@ -445,7 +447,7 @@ def test_a_broken_coach_model_is_a_startup_error(tmp_path):
 
 def test_without_a_shipped_model_the_coach_gives_search_estimates_only(tmp_path, monkeypatch):
     monkeypatch.setattr("agents.players.trained.MODELS_DIR", tmp_path)  # no model ships here
-    app = create_app(5, ["heuristic"], seed=4, coach_samples=2)
+    app = create_app(5, ["heuristic"], seed=4)
     with TestClient(app) as http, http.websocket_connect(WS) as websocket:
         client = Client(websocket)
         assert client.hello["coach"] is True and client.hello["coach_policy"] is False

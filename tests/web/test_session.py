@@ -165,20 +165,38 @@ def test_coach_gives_probabilities_and_search_values_of_the_legal_actions():
     message = game.start()[-1]
     legal = set(message["legal"])
     policy = load_coach_policy(default_model(4), 4)
-    advice = game.coach(policy, 4)
+    advice = game.coach(policy, True)
     assert set(advice["policy"]) == legal == set(advice["search"])
     assert sum(advice["policy"].values()) == pytest.approx(1.0)
     # Victory Cards won this round: at most 2 from (or to) each of 3 seats.
     assert all(abs(value) <= 6.1 for value in advice["search"].values())
     assert advice["best"] in legal and advice["unit"] == "Victory Cards"
     assert min(advice["cost"].values()) == 0 and advice["cost"][advice["best"]] == 0
-    assert game.coach(policy, None)["search"] is None
+    assert game.coach(policy, False)["search"] is None
     history = list(game.round.history)
     while not game.round.is_over:
         game.act(game.round.legal_actions()[0])
     with pytest.raises(ValueError, match="not your turn"):
-        game.coach(policy, None)
+        game.coach(policy, False)
     assert history == game.round.history[: len(history)]
+
+
+def test_the_round_review_values_every_seats_decisions():
+    """The review of the last finished round replays its record (the person's and the agents'
+    moves) and values each decision with a choice."""
+    game = session(seed=4)
+    game.start()
+    with pytest.raises(ValueError, match="no round has finished yet"):
+        game.round_review()
+    while not game.round.is_over:
+        game.act(game.round.legal_actions()[-1])
+    review = game.round_review()
+    assert review["round"] == 1 and review["unit"] == "Victory Cards" and review["how"]
+    seats = review["seats"]
+    assert [seat["name"] for seat in seats] == ["You", "Seat 1", "Seat 2", "Seat 3"]
+    assert [seat["agent"] for seat in seats] == ["you", "heuristic", "heuristic", "heuristic"]
+    assert sum(seat["decisions"] for seat in seats) > 0
+    assert all(seat["mean_loss"] >= 0 for seat in seats)
 
 
 def test_sessions_with_the_same_seed_repeat_and_are_independent():
@@ -201,7 +219,7 @@ def test_asking_the_coach_changes_neither_the_deals_nor_the_agents_moves():
         for _ in range(3):
             while not game.round.is_over:
                 if ask_coach:
-                    game.coach(None, 2)
+                    game.coach(None, True)
                 game.act(game.round.legal_actions()[0])
             rounds.append((game.round.deal, game.round.dealer, list(game.round.history)))
             if game.game.is_over:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from agents.games.base import GameSpec, RulesPlay
 from agents.games.bon import bench
 from agents.games.bon.arena import BON as BON_ARENA
+from agents.games.bon.evaluator import bon_evaluator
 from agents.games.bon.heuristic import BonHeuristicAgent, BonHeuristicParams
 from agents.games.bon.terminal import BonTerminal
 from agents.players.builders import heuristic_player, ppo_player, random_player
@@ -27,4 +28,5 @@ BON = GameSpec(
     value_of="mean_points",
     training="agents.training.recipes:BON",
     web="agents.games.bon.web:BON_WEB",
+    evaluator=bon_evaluator,
 )

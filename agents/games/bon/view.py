@@ -1,4 +1,5 @@
-"""What one B.O.N seat knows, decoded from a ``bon_v0`` observation into Python ints.
+"""What one B.O.N seat knows, decoded from a ``bon_v0`` observation into Python ints, or read
+straight from the rules engine's round (the same view, without encoding: rollouts).
 
 Seats are relative (``me == 0``), as in the observation. Everything here is public play, the
 seat's own cards and, when they lie face up, the leftovers.
@@ -11,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from boon_env.games.bon.encoding import NUM_COLOURS, OBS_SIZE, OFFSETS, PIECES
-from boon_env.games.bon.rules import NUM_BOAST_CARDS, NUM_TRICKS, PLAYER_COUNTS, GameConfig
+from boon_env.games.bon.rules import NUM_BOAST_CARDS, NUM_TRICKS, PLAYER_COUNTS, GameConfig, Round
 from boon_env.games.bon.rules.tricks import MAX_PASS_CARDS, NUM_LEFTOVERS
 
 _BITS = OFFSETS["scores"]  # every piece before "scores" is 0/1
@@ -63,6 +64,29 @@ class BonView:
         for cards in self.played:
             known |= cards
         return self.config.deck & ~known
+
+    @classmethod
+    def from_round(cls, state: Round, seat: int, leftovers_seen: bool = True) -> BonView:
+        """The view of ``seat`` in a live round: what its observation
+        (``encode(game, seat, leftovers_seen)``) shows, without encoding."""
+        n = state.config.num_players
+        order = [(seat + r) % n for r in range(n)]
+        deal = state.deal
+        return cls(
+            config=_CONFIGS[n],
+            hand=state.hands[seat],
+            passes=state.passes[seat],
+            leftovers=deal.leftovers if leftovers_seen else 0,
+            leftover_passes=deal.leftover_passes if leftovers_seen else 0,
+            leftovers_seen=leftovers_seen,
+            tower=tuple(state.tower),
+            leader=(state.leader - seat) % n,
+            trick=list(state.trick),
+            played=[state.played[s] for s in order],
+            passes_played=[state.passes_played[s] for s in order],
+            voids=[state.voids[s] for s in order],
+            tricks_won=[state.tricks_won[s] for s in order],
+        )
 
     @classmethod
     def from_observation(cls, observation: np.ndarray) -> BonView:

@@ -1,5 +1,5 @@
-"""B.O.N at the browser table (:class:`~agents.games.web.WebGame`): what a seat sees, a rollout
-coach, the round's outcome in words, and replays of its rounds.
+"""B.O.N at the browser table (:class:`~agents.games.web.WebGame`): what a seat sees, the
+round's outcome in words, and replays of its rounds.
 
 A seat sees its own hand, the leftovers (face up, as ``bon_v0`` deals them by default), the
 tower and public play; other hands only as their sizes.
@@ -7,15 +7,12 @@ tower and public play; other hands only as their sizes.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Collection, Sequence
 from typing import Any
 
 import numpy as np
 
-from agents.games.bon.heuristic import BonHeuristicParams, choose
-from agents.games.bon.view import BonView
-from agents.games.web import Rules, WebGame, check_per_seat, plural, rollout_values, says
+from agents.games.web import Rules, WebGame, check_per_seat, plural, says
 from boon_env.bon_v0 import round_info
 from boon_env.games.bon.encoding import encode
 from boon_env.games.bon.rules import (
@@ -27,7 +24,6 @@ from boon_env.games.bon.rules import (
     Game,
     GameConfig,
     Round,
-    boast_cards_of,
     card_name,
     names_of,
     parse_card,
@@ -36,7 +32,6 @@ from boon_env.games.bon.rules import (
 
 # A shape for each colour besides its colour, so that no card is told by colour alone.
 COLOUR_SYMBOLS = {"red": "●", "yellow": "▲", "blue": "■", "pass": "○"}
-ROLLOUTS = 40  # at most this many sampled deals per coach question: a round is 28 moves
 _PER_SEAT_KEYS = ("tricks_won", "round_points", "scores")
 
 
@@ -51,10 +46,6 @@ class BonWeb(WebGame):
     rules = Rules("bon.md", "## The rules", "## The environment")
     deal_keys = frozenset({"hands", "leftovers"})
     standing_key = "scores"
-    coach_note = (
-        "each move's mean points this round, over sampled deals of the cards you cannot see, "
-        "every seat then played by the heuristic"
-    )
 
     def faces(self) -> dict[str, Any]:
         """The number in the corner and the middle, a colour symbol; Pass cards plain."""
@@ -210,27 +201,6 @@ class BonWeb(WebGame):
             "cards": {},
         }
 
-    def coach(self, game: Game, seat: int, samples: int, rng: np.random.Generator) -> dict:
-        """Each legal action's mean points this round, the unseen cards dealt at random
-        (respecting the colours each seat has shown it lacks) and every seat then played by
-        the heuristic."""
-        params = BonHeuristicParams()
-
-        def play_out(world: Game, action: int) -> float:
-            world.apply(action)
-            result = None
-            while result is None:
-                acting = world.round.current
-                view = BonView.from_observation(encode(world, acting, True))
-                result = world.apply(choose(view, world.round.legal_mask(), params))
-            return float(result.round_points[seat])
-
-        def world(rng: np.random.Generator) -> Game:
-            return _sampled(game, seat, rng)
-
-        actions = game.round.legal_actions()
-        return rollout_values(world, actions, play_out, min(samples, ROLLOUTS), rng)
-
     # ------------------------------------------------------------------ replays
     def replay_start(self, record: dict[str, Any]) -> tuple[int, Any]:
         """A ``bon_v0`` round: ``deal`` with ``hands`` and ``leftovers``, ``tower``, ``leader``."""
@@ -262,44 +232,6 @@ class BonWeb(WebGame):
     def standing_before(self, info: dict[str, Any]) -> list[int]:
         """Scores before the round's points."""
         return [s - p for s, p in zip(info["scores"], info["round_points"], strict=True)]
-
-
-def _sampled(game: Game, seat: int, rng: np.random.Generator) -> Game:
-    """A copy of ``game`` in which the cards ``seat`` cannot see are dealt again at random to
-    the other hands, each its size, no hand getting a colour it has shown it lacks (when such
-    a deal is found quickly)."""
-    world = copy.deepcopy(game)
-    state = world.round
-    config = state.config
-    known = state.hands[seat] | state.deal.leftovers
-    for cards in state.played:
-        known |= cards
-    unseen_passes = (
-        config.pass_cards
-        - state.passes[seat]
-        - sum(state.passes_played)
-        - state.deal.leftover_passes
-    )
-    pool = [*boast_cards_of(config.deck & ~known), *[PASS] * unseen_passes]
-    others = [s for s in range(config.num_players) if s != seat]
-    sizes = {s: state.hands[s].bit_count() + state.passes[s] for s in others}
-    for attempt in range(20):
-        order = rng.permutation(pool).tolist()
-        hands, start = {}, 0
-        for s in others:
-            hands[s] = order[start : start + sizes[s]]
-            start += sizes[s]
-        lacks = all(
-            card == PASS or not state.voids[s] >> COLOUR_OF[card] & 1
-            for s in others
-            for card in hands[s]
-        )
-        if lacks or attempt == 19:
-            break
-    for s in others:
-        state.hands[s] = sum(1 << card for card in hands[s] if card != PASS)
-        state.passes[s] = hands[s].count(PASS)
-    return world
 
 
 BON_WEB = BonWeb()

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from agents.games.boon.view import View
-from boon_env.games.boon.rules import PASS, PICK, Phase, trick_winner
+from boon_env.games.boon.rules import PASS, PICK, Phase, Round, trick_winner
 
 
 @dataclass
@@ -48,6 +48,17 @@ class PlayLog:
     def start(cls, view: View) -> PlayLog:
         """A log for the round ``view`` is in; complete only if no trick is done yet."""
         return cls(view.dealer, view.num_players, complete=view.tricks_done == 0)
+
+    @classmethod
+    def of_round(cls, state: Round) -> PlayLog:
+        """The complete log of a round seen whole (the rules engine's round, whose completed
+        tricks are all known), in absolute seats: the frame of :meth:`View.from_round`."""
+        n = state.config.num_players
+        played = [0] * n
+        for trick in state.tricks:
+            for i, card in enumerate(trick.cards):
+                played[(trick.leader + i) % n] |= 1 << card
+        return cls(state.dealer, n, [list(trick.cards) for trick in state.tricks], played)
 
     def continues(self, view: View) -> bool:
         """Whether ``view`` can be a later moment of this log's round (same dealer, nothing

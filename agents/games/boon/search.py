@@ -217,6 +217,46 @@ def action_values(
     return dict(zip(outcomes.actions, outcomes.means().tolist(), strict=True))
 
 
+def decision_params(params: SearchParams, phase: Phase) -> SearchParams:
+    """The settings of a decision in ``phase``: ``bid_samples`` (and candidates in proportion)
+    in the pick phase, when set."""
+    if phase is not Phase.PICK or not params.bid_samples:
+        return params
+    scale = params.bid_samples / params.samples
+    return replace(params, samples=params.bid_samples, candidates=round(params.candidates * scale))
+
+
+def search_policy(params: SearchParams, num_players: int) -> NumpyPolicy | None:
+    """The policy the search reads the play and plays out with (``params.model``, else the
+    shipped model for the table size), or ``None`` when ``params`` need none.
+
+    Raises:
+        ValueError: the model cannot be loaded or is made for another table size
+            (:class:`~agents.players.policy.ModelFileError`).
+    """
+    if not params.uses_policy:
+        return None
+    path = params.model or default_model(num_players)
+    return PPOAgent(path, num_players=num_players).policy
+
+
+def decision_outcomes(
+    view: View,
+    legal: int,
+    log: PlayLog | None,
+    params: SearchParams,
+    policy: NumpyPolicy | None,
+    rollout: HeuristicParams,
+    rng: np.random.Generator,
+) -> Outcomes:
+    """The outcomes the search compares at a decision: with a ``policy`` and a complete ``log``
+    of the round, the deals read and played out as ``params`` say (:func:`reading_outcomes`);
+    else uniform deals played out by the heuristic (:func:`sampled_outcomes`)."""
+    if policy is None or log is None or not log.complete:
+        return sampled_outcomes(view, legal, params, rollout, rng)
+    return reading_outcomes(view, legal, log, params, policy, rollout, rng)
+
+
 def sampled_outcomes(
     view: View,
     legal: int,
@@ -489,10 +529,7 @@ class SearchAgent:
         self.rollout = rollout or HeuristicParams()
         self.name = name
         self.num_players = num_players
-        self.policy: NumpyPolicy | None = None
-        if self.params.uses_policy:
-            path = self.params.model or default_model(num_players)
-            self.policy = PPOAgent(path, num_players=num_players).policy
+        self.policy = search_policy(self.params, num_players)
         self._rng = np.random.default_rng(seed)
         self._logs: dict[int, PlayLog] = {}
 
@@ -504,38 +541,27 @@ class SearchAgent:
         """
         legal = legal_bits(action_mask)
         view = View.from_observation(observation)
-        params = self._params_for(view)
-        if self.policy is None:
-            return search_action(view, legal, params, self.rollout, self._rng)
-        if view.num_players != self.num_players:
-            raise ValueError(
-                f"{self.name}: its policy is for {self.num_players} players, the table has "
-                f"{view.num_players}"
-            )
-        log = self._follow(view)
+        log = None
+        if self.policy is not None:
+            if view.num_players != self.num_players:
+                raise ValueError(
+                    f"{self.name}: its policy is for {self.num_players} players, the table has "
+                    f"{view.num_players}"
+                )
+            log = self._follow(view)  # also at forced moves: the log must see every turn
         actions = actions_of(legal)
         if len(actions) == 1:
             return actions[0]
-        if self.params.policy_decides(view.phase):
+        if self.policy is not None and self.params.policy_decides(view.phase):
             return self.policy.greedy(observation, action_mask)
-        if not log.complete:
-            return search_action(view, legal, params, self.rollout, self._rng)
-        outcomes = reading_outcomes(view, legal, log, params, self.policy, self.rollout, self._rng)
-        if self.params.rollout == "ppo":
+        params = decision_params(self.params, view.phase)
+        outcomes = decision_outcomes(view, legal, log, params, self.policy, self.rollout, self._rng)
+        reading = log is not None and log.complete  # (log is None without a policy)
+        if self.policy is not None and reading and params.rollout == "ppo":
             default = self.policy.greedy(observation, action_mask)
         else:
             default = choose(view, legal, self.rollout)
         return outcomes.best(default, self.params.margin)
-
-    def _params_for(self, view: View) -> SearchParams:
-        """The settings of this decision: ``bid_samples`` in the pick phase."""
-        params = self.params
-        if view.phase is not Phase.PICK or not params.bid_samples:
-            return params
-        scale = params.bid_samples / params.samples
-        return replace(
-            params, samples=params.bid_samples, candidates=round(params.candidates * scale)
-        )
 
     def _follow(self, view: View) -> PlayLog:
         """The log of the round ``view`` is in, brought up to date. Logs are kept by the

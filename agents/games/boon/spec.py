@@ -5,6 +5,7 @@ from __future__ import annotations
 from agents.games.base import GameSpec, RulesPlay
 from agents.games.boon import bench, games
 from agents.games.boon.arena import BOON as BOON_ARENA
+from agents.games.boon.evaluator import boon_evaluator
 from agents.games.boon.heuristic import HeuristicAgent, HeuristicParams
 from agents.games.boon.players import (
     expert_player,
@@ -40,4 +41,5 @@ BOON = GameSpec(
     training="agents.training.recipes:BOON",
     web="agents.games.boon.web:BOON_WEB",
     rllib="agents.training.rllib.env:BoonRLlibEnv",
+    evaluator=boon_evaluator,
 )

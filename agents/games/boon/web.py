@@ -1,5 +1,5 @@
-"""Boon at the browser table (:class:`~agents.games.web.WebGame`): what a seat sees, the coach
-(the search player's values), the round's outcome in words, and replays of its rounds.
+"""Boon at the browser table (:class:`~agents.games.web.WebGame`): what a seat sees, the round's
+outcome in words, and replays of its rounds.
 
 What :func:`table` puts in a seat's message is what :func:`boon_env.games.boon.encoding.encode`
 shows that seat: its own hand, the Boon and the buried cards only to the picker once it picked,
@@ -14,9 +14,6 @@ from typing import Any
 
 import numpy as np
 
-from agents.games.boon.heuristic import HeuristicParams
-from agents.games.boon.search import SearchParams, action_values
-from agents.games.boon.view import View
 from agents.games.web import Rules, WebGame, check_per_seat, move, plural, says, whom
 from boon_env.boon_v0 import round_info
 from boon_env.games.boon.encoding import encode
@@ -220,10 +217,6 @@ class BoonWeb(WebGame):
     )
     deal_keys = frozenset({"hands", "boon"})
     standing_key = "victory_cards"
-    coach_note = (
-        "the search player's estimate of the Victory Cards you win (or lose) this round, over "
-        "sampled deals of the cards you cannot see, played out by the heuristic"
-    )
 
     def faces(self) -> dict[str, Any]:
         """Rank in the corner, points in the middle, a suit symbol and colour."""
@@ -342,13 +335,6 @@ class BoonWeb(WebGame):
             "rows": rows,
             "cards": {"Buried": summary["discards"]},
         }
-
-    def coach(self, game: Game, seat: int, samples: int, rng: np.random.Generator) -> dict:
-        """The search player's values (:func:`~agents.games.boon.search.action_values`)."""
-        state = game.round
-        view = View.from_round(state, seat)
-        params = SearchParams(samples=samples)
-        return action_values(view, state.legal_mask(), params, HeuristicParams(), rng)
 
     # ------------------------------------------------------------------ replays
     def replay_start(self, record: dict[str, Any]) -> tuple[int, Any]:

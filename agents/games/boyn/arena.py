@@ -74,14 +74,21 @@ def boyn_reset_seed(seed: int, index: int) -> int:
     return int(np.random.SeedSequence([seed, index, 1 << 20]).generate_state(1)[0])
 
 
+def margins(points: Sequence[int]) -> list[float]:
+    """Each seat's margin (the arena's unit) from the points every seat added: the others'
+    mean points added minus its own."""
+    n = len(points)
+    return [(sum(points) - own) / (n - 1) - own for own in points]
+
+
 def boyn_records(played: PlayedRound) -> list[BoynSeatRecord]:
     """One :class:`BoynSeatRecord` per seat of a played round."""
     added, out = played.info["points"], played.info["out"]
-    n = len(added)
+    margin = margins(added)
     return [
         BoynSeatRecord(
             slot=slot,
-            value=(sum(added) - added[seat]) / (n - 1) - added[seat],
+            value=margin[seat],
             points=added[seat],
             out=out == seat,
             truncated=out < 0,

@@ -69,11 +69,22 @@ class BoynHeuristicParams:
 def choose(view: BoynView, legal: int, params: BoynHeuristicParams) -> int:
     """The heuristic's action for ``view`` given the legal-action bitmask ``legal``."""
     actions = actions_of(legal)
-    return max(actions, key=lambda action: (score(view, action, params), -action))
+    held = _held(view)
+    return max(actions, key=lambda action: (_score(view, held, action, params), -action))
 
 
 def score(view: BoynView, action: int, params: BoynHeuristicParams) -> float:
     """How much the heuristic likes ``action`` (higher is better)."""
+    return _score(view, _held(view), action, params)
+
+
+def _held(view: BoynView) -> dict[int, int]:
+    """The kinds in my hand with their counts (worked out once per decision, not per action:
+    rollouts call the heuristic at every turn)."""
+    return {k: count for k, count in enumerate(view.hand) if count}
+
+
+def _score(view: BoynView, held: dict[int, int], action: int, params: BoynHeuristicParams) -> float:
     kind = ACTION_KIND[action]
     rank = RANK_OF[kind]
     wild = bool(WILDS >> kind & 1)
@@ -90,7 +101,7 @@ def score(view: BoynView, action: int, params: BoynHeuristicParams) -> float:
             value += params.attack_bonus / 2
     # What is left after this card (the kinds held, with their counts), and what it will have
     # to follow.
-    left = {k: count for k, count in enumerate(view.hand) if count}
+    left = dict(held)
     left[kind] -= 1
     if ACTION_SWAP[action]:
         target = ACTION_SWAP[action]

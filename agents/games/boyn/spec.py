@@ -5,6 +5,7 @@ from __future__ import annotations
 from agents.games.base import GameSpec, RulesPlay
 from agents.games.boyn import bench
 from agents.games.boyn.arena import BOYN as BOYN_ARENA
+from agents.games.boyn.evaluator import boyn_evaluator
 from agents.games.boyn.heuristic import BoynHeuristicAgent, BoynHeuristicParams
 from agents.games.boyn.terminal import BoynTerminal
 from agents.players.builders import heuristic_player, ppo_player, random_player
@@ -28,4 +29,5 @@ BOYN = GameSpec(
     reward_scale=0.02,
     training="agents.training.recipes:BOYN",
     web="agents.games.boyn.web:BOYN_WEB",
+    evaluator=boyn_evaluator,
 )

@@ -12,9 +12,7 @@ from boon_env.games.boyn.rules import (
     PLAYER_COUNTS,
     Round,
 )
-from boon_env.games.boyn.rules.cards import (
-    NUM_KINDS,
-)
+from boon_env.games.boyn.rules.cards import NUM_KINDS, kinds_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,10 +39,12 @@ class BoynView:
     def from_round(cls, state: Round, seat: int) -> BoynView:
         """The view of ``seat`` in a live round."""
         n = state.config.num_players
-        hand = state.hands[seat]
+        counts = [0] * NUM_KINDS
+        for kind in kinds_of(state.hands[seat]):  # a hand's few cards, not all 52 kinds
+            counts[kind] += 1
         sizes = state.hand_sizes()
         return cls(
-            hand=tuple((hand >> k & 1) + (hand >> (k + NUM_KINDS) & 1) for k in range(NUM_KINDS)),
+            hand=tuple(counts),
             active_suit=state.active_suit,
             active_rank=state.active_rank,
             run=state.run,

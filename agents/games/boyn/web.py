@@ -1,5 +1,5 @@
-"""BOYN at the browser table (:class:`~agents.games.web.WebGame`): what a seat sees, a rollout
-coach, the round's outcome in words, and replays of its rounds.
+"""BOYN at the browser table (:class:`~agents.games.web.WebGame`): what a seat sees, the
+round's outcome in words, and replays of its rounds.
 
 A seat sees its own hand, the active card, the top of the pile, the 2-run, the direction, the
 stock's size and every hand's size, and the round's public events (draws are counts, never
@@ -8,22 +8,19 @@ cards); a Queen's swap shows the received hand to its new owner only, as its own
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Collection, Sequence
 from typing import Any
 
 import numpy as np
 
-from agents.games.boyn.heuristic import BoynHeuristicParams, choose
-from agents.games.boyn.view import BoynView
-from agents.games.web import Rules, WebGame, check_per_seat, move, plural, rollout_values, says
+from agents.games.boyn.arena import margins
+from agents.games.web import Rules, WebGame, check_per_seat, move, plural, says
 from boon_env.boyn_v0 import round_info
 from boon_env.games.boyn.encoding import encode
 from boon_env.games.boyn.rules import (
     ACTION_KIND,
     ACTION_NAMED_SUIT,
     ACTION_SWAP,
-    COPIES,
     JACK,
     NUM_KINDS,
     QUEEN,
@@ -38,17 +35,12 @@ from boon_env.games.boyn.rules import (
     Round,
     action_name,
     card_name,
-    count_of,
-    hand_of,
-    kinds_of,
     names_of,
     parse_action,
 )
 
 SUIT_SYMBOLS = {"clubs": "♣", "diamonds": "♦", "hearts": "♥", "spades": "♠"}
 RANK_TEXT = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-ROLLOUTS = 32  # at most this many sampled deals per coach question: rounds run long
-MAX_ROLLOUT_TURNS = 400  # a played-out round longer than this is scored as it stands
 _PER_SEAT_KEYS = ("points", "totals")
 
 
@@ -60,12 +52,6 @@ def active_name(state: Round) -> str:
     return f"{RANK_NAMES[state.active_rank - 1]} of {suit}"
 
 
-def margins(points: Sequence[int]) -> list[float]:
-    """Each seat's margin (the arena's unit): the others' mean points added minus its own."""
-    n = len(points)
-    return [(sum(points) - own) / (n - 1) - own for own in points]
-
-
 class BoynWeb(WebGame):
     """BOYN at the browser table."""
 
@@ -73,10 +59,6 @@ class BoynWeb(WebGame):
     rules = Rules("boyn.md", "## The rules", "## The environment")
     deal_keys = frozenset({"hands", "stock"})
     standing_key = "totals"
-    coach_note = (
-        "each move's mean margin this round (the others' mean points added minus yours), over "
-        "sampled deals of the cards you cannot see, every seat then played by the heuristic"
-    )
 
     def __init__(self) -> None:
         self._config = GameConfig()
@@ -255,29 +237,6 @@ class BoynWeb(WebGame):
             "cards": held,
         }
 
-    def coach(self, game: Game, seat: int, samples: int, rng: np.random.Generator) -> dict:
-        """Each legal action's mean margin this round, the unseen cards dealt at random to the
-        other hands and the stock, and every seat then played by the heuristic."""
-        params = BoynHeuristicParams()
-
-        def play_out(world: Game, action: int) -> float:
-            state = world.round
-            state.apply(action)
-            for _ in range(MAX_ROLLOUT_TURNS):
-                if state.is_over:
-                    return margins(state.points)[seat]
-                view = BoynView.from_round(state, state.current)
-                state.apply(choose(view, state.legal_mask(), params))
-            # Not over yet: score the hands as they stand.
-            held = [sum(self._config.points[k] for k in kinds_of(hand)) for hand in state.hands]
-            return margins(held)[seat]
-
-        def world(rng: np.random.Generator) -> Game:
-            return _sampled(game, seat, rng)
-
-        actions = game.round.legal_actions()
-        return rollout_values(world, actions, play_out, min(samples, ROLLOUTS), rng)
-
     # ------------------------------------------------------------------ replays
     def replay_start(self, record: dict[str, Any]) -> tuple[int, Any]:
         """A ``boyn_v0`` round: ``deal`` with ``hands`` and ``stock``, ``dealer`` and the
@@ -334,29 +293,6 @@ def _told(event: Event, names: Sequence[str]) -> dict[str, Any]:
         "out": ("go out", "goes out"),
     }[event.what]
     return move(seat, event.what, None, *words)
-
-
-def _sampled(game: Game, seat: int, rng: np.random.Generator) -> Game:
-    """A copy of ``game`` in which the cards ``seat`` cannot see (the other hands and the
-    stock) are dealt again at random, each hand keeping its size."""
-    world = copy.deepcopy(game)
-    state = world.round
-    mine, pile = state.hands[seat], state.discards
-    pool = [
-        kind
-        for kind in range(NUM_KINDS)
-        for _ in range(COPIES - count_of(mine, kind) - count_of(pile, kind))
-    ]
-    order = rng.permutation(pool).tolist()
-    start = 0
-    for other in range(state.config.num_players):
-        if other != seat:
-            size = state.hands[other].bit_count()
-            state.hands[other] = hand_of(order[start : start + size])
-            start += size
-    state.stock[:] = order[start:]
-    world.rng = state.rng = np.random.default_rng(int(rng.integers(2**31)))
-    return world
 
 
 BOYN_WEB = BoynWeb()

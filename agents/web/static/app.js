@@ -59,6 +59,8 @@ function receive(message) {
       return pump();
     case "coach":
       return showAdvice(message);
+    case "losses":
+      return showLosses(message);
     case "frame":
       return showFrame(message);
     case "error":
@@ -609,6 +611,7 @@ function showSummary(message) {
     next.textContent = "Next round";
   }
   $("close-summary").classList.toggle("hidden", ui.mode !== "replay");
+  askLosses();
   showDialog("summary");
   (ui.mode === "replay" ? $("close-summary") : next).focus();
 }
@@ -619,10 +622,48 @@ function gameOverLine(winners, you, name) {
   return `Game over: ${winners.map(name).join(" and ")} ${verb} the game.`;
 }
 
+// With the coach on, the end of a round also shows the points every seat lost per decision
+// (the server replays the round and values each decision: this takes a few seconds).
+function askLosses() {
+  const losses = $("losses");
+  if (ui.mode !== "play" || !$("coach").checked) return losses.replaceChildren();
+  losses.replaceChildren(el("p", "note", "Coach: reviewing every seat's decisions…"));
+  send({ type: "losses", game: ui.game });
+}
+
+function showLosses(message) {
+  if (message.game !== ui.game) return;
+  const table = el("table");
+  const head = el("tr");
+  for (const title of ["seat", "decisions", "lost per decision", "total", "costliest"]) {
+    head.append(el("th", "", title));
+  }
+  table.append(head);
+  for (const seat of message.seats) {
+    const worst = seat.worst;
+    const costliest = worst ? `${worst.chosen} for ${worst.best} (${worst.loss.toFixed(2)})` : "-";
+    const tr = el("tr");
+    tr.append(
+      el("td", "", `${label(seat.seat)} (${seat.agent})`),
+      el("td", "", String(seat.decisions)),
+      el("td", "", seat.mean_loss.toFixed(3)),
+      el("td", "", seat.total_loss.toFixed(2)),
+      el("td", "", costliest),
+    );
+    table.append(tr);
+  }
+  $("losses").replaceChildren(
+    el("p", "", `Points lost per decision, in ${message.unit}: the best move's value minus the chosen one's.`),
+    table,
+    el("p", "note", `Values: ${message.how}. Forced moves are not counted.`),
+  );
+}
+
 function nextRound() {
   closeDialogs();
   $("log").replaceChildren();
   $("review").replaceChildren();
+  $("losses").replaceChildren();
   if (ui.current && ui.current.game_over) openSetup();
   else send({ type: "next", game: ui.game });
 }

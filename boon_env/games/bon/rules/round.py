@@ -281,6 +281,16 @@ class Round:
         legal = self.legal_mask()
         return [*boast_cards_of(legal), *([PASS] if legal >> PASS & 1 else [])]
 
+    # ----------------------------------------------------------------------------- copying
+    def clone(self) -> Round:
+        """An independent copy (for rollouts): the lists copied, the rest shared (immutable)."""
+        other = Round.__new__(Round)
+        for name in _SHARED_SLOTS:
+            setattr(other, name, getattr(self, name))
+        for name in _LIST_SLOTS:
+            setattr(other, name, list(getattr(self, name)))
+        return other
+
     # ----------------------------------------------------------------------------- actions
     def apply(self, action: int) -> None:
         """Play ``action`` (a card id, 33 a Pass card) for the player to act.
@@ -345,6 +355,22 @@ class Round:
             f"Round(current={self.current}, tower={self.tower}, trick={self.trick}, "
             f"tricks_won={self.tricks_won}, hands=[{hands}])"
         )
+
+
+# The slots that hold lists (copied by Round.clone) and those that hold immutable values.
+_LIST_SLOTS = (
+    "hands",
+    "passes",
+    "trick",
+    "tricks",
+    "tricks_won",
+    "taken",
+    "played",
+    "passes_played",
+    "voids",
+    "history",
+)
+_SHARED_SLOTS = tuple(name for name in Round.__slots__ if name not in _LIST_SLOTS)
 
 
 def replay(

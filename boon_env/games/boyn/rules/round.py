@@ -18,6 +18,7 @@ Actions (``Discrete(88)``):
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -414,6 +415,18 @@ class Round:
         """Cards held per seat (public)."""
         return [hand.bit_count() for hand in self.hands]
 
+    # ----------------------------------------------------------------------------- copying
+    def clone(self) -> Round:
+        """An independent copy (for rollouts): the lists copied, the generator too (the copy
+        reshuffles as the original would), the rest shared (immutable)."""
+        other = Round.__new__(Round)
+        for name in _SHARED_SLOTS:
+            setattr(other, name, getattr(self, name))
+        for name in _LIST_SLOTS:
+            setattr(other, name, list(getattr(self, name)))
+        other.rng = copy.deepcopy(self.rng)
+        return other
+
     # ----------------------------------------------------------------------------- a card
     def apply(self, action: int) -> None:
         """Play the acting player's ``action``, then everything forced up to the next decision.
@@ -593,6 +606,11 @@ class Round:
             f"{SUIT_NAMES[self.active_suit]}, run={self.run}, direction={self.direction}, "
             f"stock={len(self.stock)}, turns={self.turns}, hands=[{hands}])"
         )
+
+
+# The slots that hold lists (copied by Round.clone) and those that hold immutable values.
+_LIST_SLOTS = ("hands", "stock", "points", "history", "log")
+_SHARED_SLOTS = tuple(name for name in Round.__slots__ if name not in (*_LIST_SLOTS, "rng"))
 
 
 def replay(
