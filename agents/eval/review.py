@@ -107,19 +107,20 @@ class Decision:
 
 @dataclass(frozen=True)
 class Loss:
-    """The mean loss per decision of some decisions, its 95% interval over rounds (see the
-    module docstring) and the total."""
+    """The mean loss per decision of some decisions, its 95% interval over the rounds they
+    come from (see the module docstring; no width with one round) and the total."""
 
     decisions: int
     mean: float
     ci95: tuple[float, float]
     total: float
+    rounds: int = 0
 
     @classmethod
     def of(cls, decisions: Sequence[Decision]) -> Loss:
         """The loss of ``decisions`` (none: all zero)."""
         if not decisions:
-            return cls(0, 0.0, (0.0, 0.0), 0.0)
+            return cls(0, 0.0, (0.0, 0.0), 0.0, 0)
         by_round: dict[int, list[float]] = {}
         for decision in decisions:
             by_round.setdefault(decision.round, []).append(decision.loss)
@@ -130,20 +131,21 @@ class Loss:
         rounds = len(sums)
         spread = float(((sums - mean * counts) ** 2).sum())
         half = _Z95 * np.sqrt(rounds / (rounds - 1) * spread) / count if rounds > 1 else 0.0
-        return cls(count, mean, (mean - half, mean + half), total)
+        return cls(count, mean, (mean - half, mean + half), total, rounds)
 
     def to_json(self) -> dict[str, Any]:
-        """``{"decisions", "mean_loss", "ci95", "total_loss"}``."""
+        """``{"decisions", "rounds", "mean_loss", "ci95", "total_loss"}``."""
         return {
             "decisions": self.decisions,
+            "rounds": self.rounds,
             "mean_loss": self.mean,
             "ci95": list(self.ci95),
             "total_loss": self.total,
         }
 
     def cells(self) -> str:
-        """The figures as part of a table row."""
-        interval = f"[{self.ci95[0]:.3f}, {self.ci95[1]:.3f}]"
+        """The figures as part of a table row (no interval from one round)."""
+        interval = f"[{self.ci95[0]:.3f}, {self.ci95[1]:.3f}]" if self.rounds > 1 else "-"
         return f"{self.decisions:>9} {self.mean:>9.3f} {interval:>16} {self.total:>9.2f}"
 
 

@@ -99,8 +99,9 @@ def test_the_interval_is_over_rounds() -> None:
     half = 1.96 * np.sqrt(2 * (25 / 9 + 25 / 9)) / 3
     assert loss.decisions == 3 and loss.total == 4 and loss.mean == pytest.approx(4 / 3)
     assert loss.ci95 == pytest.approx((4 / 3 - half, 4 / 3 + half))
+    assert loss.rounds == 2
     assert Loss.of(decisions[:2]).ci95 == (0.5, 0.5)  # one round: no width
-    assert Loss.of([]) == Loss(0, 0.0, (0.0, 0.0), 0.0)
+    assert Loss.of([]) == Loss(0, 0.0, (0.0, 0.0), 0.0, 0)
 
 
 # ------------------------------------------------------------------------------ playing
@@ -141,7 +142,8 @@ def test_a_review_is_reproducible_and_its_json_has_every_key(toy: str) -> None:
     assert data["game"] == toy and data["unit"] == "tricks" and data["rounds"] == 5
     (agent,) = data["agents"]
     assert set(agent) == {
-        "agent", "decisions", "forced", "mean_loss", "ci95", "total_loss", "by_kind", "worst",
+        "agent", "decisions", "rounds", "forced", "mean_loss", "ci95", "total_loss", "by_kind",
+        "worst",
     }  # fmt: skip
     assert set(data["seconds"]) == {"mean", "p90", "max", "wall_mean"}
     assert set(data["decisions"][0]) == {
