@@ -34,7 +34,7 @@ import train  # the training script at the top of the repository (path set above
 
 
 def main() -> None:
-    """Run ``train.main`` with the default arguments and a fixed budget; print the figures."""
+    """Run ``train.train`` with the default arguments and a fixed budget; print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", default=None, help="the game (default: the first registered)")
     parser.add_argument("--timesteps", type=int, default=163_840, help="learner decisions")
@@ -72,7 +72,7 @@ def main() -> None:
         start = time.time()
         # With --json, stdout carries only the figures: the script's own output goes to stderr.
         with contextlib.redirect_stdout(sys.stderr if options.json else sys.stdout):
-            model_path = train.main(args)
+            model_path = train.train(args)
         total = time.time() - start
         summary = json.loads((model_path.parent / "summary.json").read_text())
     load_after = os.getloadavg()

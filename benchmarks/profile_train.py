@@ -22,6 +22,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from sb3_contrib import MaskablePPO
+
 import train  # the training script at the top of the repository (path set above)
 
 # (label, function name, file suffix): cumulative wall time of each, from the profile. The
@@ -44,7 +46,7 @@ def main() -> None:
     parser.add_argument("--update-threads", type=int, default=None)
     options = parser.parse_args()
     profiler = cProfile.Profile()
-    learn = train.MaskablePPO.learn
+    learn = MaskablePPO.learn
 
     def profiled_learn(model, *args, **kwargs):  # type: ignore[no-untyped-def]
         profiler.enable()
@@ -53,7 +55,7 @@ def main() -> None:
         finally:
             profiler.disable()
 
-    train.MaskablePPO.learn = profiled_learn  # type: ignore[method-assign]
+    MaskablePPO.learn = profiled_learn  # type: ignore[method-assign]
     with tempfile.TemporaryDirectory() as runs:
         args = train.Args(
             total_timesteps=options.timesteps,
@@ -69,7 +71,7 @@ def main() -> None:
         if options.update_threads is not None:
             args.update_threads = options.update_threads
         start = time.time()
-        train.main(args)
+        train.train(args)
         print(f"whole script {time.time() - start:.1f} s")
     stats = pstats.Stats(profiler).stats  # type: ignore[attr-defined]
     total = max(

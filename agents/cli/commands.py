@@ -1,7 +1,7 @@
 """The ``boon`` command line: ``boon arena``, ``boon compare``, ``boon tournament``,
-``boon play``, ``boon serve``, ``boon bench`` and ``boon advise`` (every command takes
-``--game boon``, ``--game bon`` or ``--game boyn``; the hand advice of ``boon advise`` is
-Boon's).
+``boon exploit``, ``boon play``, ``boon serve``, ``boon bench`` and ``boon advise`` (every
+command takes ``--game boon``, ``--game bon`` or ``--game boyn``, or names the games it serves;
+the hand advice of ``boon advise`` is Boon's).
 
 Run ``boon --help`` or ``boon <command> --help``; examples are in ``docs/cli.md``.
 """
@@ -9,6 +9,7 @@ Run ``boon --help`` or ``boon <command> --help``; examples are in ``docs/cli.md`
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib.metadata
 import importlib.util
 import json
@@ -33,10 +34,12 @@ from agents.eval.compare import compare_runs  # noqa: E402
 from agents.eval.game_arena import DEFAULT_MAX_ROUNDS, run_game_arena  # noqa: E402
 from agents.eval.review import read_saved_rounds, review_play, review_saved  # noqa: E402
 from agents.eval.tournament import plot_report, run_tournament  # noqa: E402
+from agents.eval.variance import check_sizes, default_reference_deals  # noqa: E402
 from agents.games import GAMES, game_names, game_spec, game_with  # noqa: E402
 from agents.games.base import GameSpec  # noqa: E402
 from agents.games.terminal import play_game  # noqa: E402
 from agents.players.base import Agent  # noqa: E402
+from agents.players.policy import ModelFileError  # noqa: E402
 from agents.specs import make_agent  # noqa: E402
 from boon_env.games import load  # noqa: E402
 
@@ -137,6 +140,7 @@ def _build_parser() -> argparse.ArgumentParser:
         metavar="FILE.jsonl",
         help="write every round played as one JSON line (the reset options, seats, actions, info)",
     )
+    _add_variance_options(arena)
     arena.set_defaults(run=_run_arena)
 
     compare = commands.add_parser(
@@ -159,6 +163,19 @@ def _build_parser() -> argparse.ArgumentParser:
         )
     _add_game_option(compare)
     compare.add_argument("--json", action="store_true", help="print one JSON object")
+    _add_variance_options(compare)
+    compare.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="with --variance-reduction, the seed of the reference deals (default 0)",
+    )
+    compare.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="with --variance-reduction, worker processes for the reference deals (default 1)",
+    )
     compare.set_defaults(run=_run_compare)
 
     play = commands.add_parser(
@@ -272,7 +289,91 @@ def _build_parser() -> argparse.ArgumentParser:
     tournament.add_argument(
         "--plot", metavar="PATH.png", help="save the ratings and margins plot (needs matplotlib)"
     )
+    _add_variance_options(tournament)
     tournament.set_defaults(run=_run_tournament)
+
+    exploit = commands.add_parser(
+        "exploit",
+        help="how exploitable is a player? train a best response to it and measure",
+        description="Audit a player's exploitability: train a best response (PPO, train.py's "
+        "trainer) with the target frozen in every other seat, then play it against copies of "
+        "the target over fresh duplicate deals and report its margin (its value per round "
+        "minus the targets', paired by deal) in the game's unit with a 95% confidence "
+        "interval: a lower bound on how much the target can be exploited. Needs the 'train' "
+        "extra. Method: docs/research.md, 'Exploitability'.",
+    )
+    exploit.add_argument("--target", required=True, metavar="SPEC", help=_SPEC_HELP)
+    _add_game_option(exploit)
+    exploit.add_argument(
+        "--players", type=int, default=None, help="table size (default: the game's, 4)"
+    )
+    exploit.add_argument(
+        "--decisions",
+        type=int,
+        default=None,
+        help="training budget in learner decisions (default 2,000,000 unless only --seconds "
+        "is given; with --resume, counting the earlier ones)",
+    )
+    exploit.add_argument(
+        "--seconds",
+        type=float,
+        default=None,
+        help="training budget in seconds of PPO (the warm start and the evaluation come on "
+        "top); with --decisions, whichever is reached first",
+    )
+    exploit.add_argument("--seed", type=int, default=0, help="seed of the training (default 0)")
+    exploit.add_argument(
+        "--eval-seed",
+        type=int,
+        default=None,
+        help="seed of the evaluation deals (default: --seed + 1, fresh deals)",
+    )
+    exploit.add_argument("--deals", type=int, default=2000, help="evaluation deals (default 2000)")
+    exploit.add_argument(
+        "--tables",
+        type=int,
+        default=None,
+        help="tables played at once in training (default 1024; fewer for a slow target that "
+        "acts one table at a time, like search)",
+    )
+    exploit.add_argument(
+        "--warm-start",
+        type=int,
+        default=None,
+        metavar="ROUNDS",
+        help="rounds of heuristic play the best response imitates before PPO (default: "
+        "train.py's for the game; 0: from scratch)",
+    )
+    exploit.add_argument(
+        "--init-from",
+        default="",
+        metavar="PLAYER.npz",
+        help="start the best response as this player (e.g. "
+        "agents/models/boon_ppo_4p.npz), its critic fitted over --warm-start rounds of its play, "
+        "instead of imitating the heuristic",
+    )
+    exploit.add_argument(
+        "--workers", type=int, default=1, help="worker processes of the evaluation (default 1)"
+    )
+    exploit.add_argument(
+        "--out",
+        default="runs/exploit",
+        metavar="DIR",
+        help="where the best response's run folder goes (default %(default)s)",
+    )
+    exploit.add_argument(
+        "--resume",
+        default="",
+        metavar="CHECKPOINT.zip",
+        help="train on from an earlier best response's checkpoint (its model.zip or "
+        "checkpoints/model_<steps>.zip; unpickled: your own runs only)",
+    )
+    exploit.add_argument(
+        "--json",
+        action="store_true",
+        help="print one JSON object (training's output goes to stderr)",
+    )
+    exploit.set_defaults(run=_run_exploit)
     advise_parser = commands.add_parser(
         "advise",
         help="should this hand pick or pass? how many points does an agent lose per decision?",
@@ -354,6 +455,48 @@ def _build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _add_variance_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--variance-reduction",
+        action="store_true",
+        help="also report means with a control variate taken out, predicted from each round's "
+        "opening (Boon: the pick decisions); unbiased, narrower intervals (docs/agents.md, "
+        "'Variance reduction')",
+    )
+    parser.add_argument(
+        "--reference-deals",
+        type=int,
+        default=None,
+        metavar="M",
+        help="with --variance-reduction, the reference deals played as far as their openings "
+        "to measure the control variate's mean (default 4 per deal)",
+    )
+
+
+def _check_variance_options(args: argparse.Namespace) -> None:
+    """``--reference-deals`` only with ``--variance-reduction``, which only a game with a
+    baseline allows."""
+    if args.variance_reduction:
+        _game(args, "baseline", "--variance-reduction")
+    elif args.reference_deals is not None:
+        raise UsageError("--reference-deals goes with --variance-reduction")
+
+
+def _variance_options(args: argparse.Namespace, deals: int) -> int | None:
+    """The reference deals of ``--variance-reduction`` (``None`` without it), checked."""
+    _check_variance_options(args)
+    if not args.variance_reduction:
+        return None
+    reference = (
+        default_reference_deals(deals) if args.reference_deals is None else args.reference_deals
+    )
+    try:
+        check_sizes(deals, reference)
+    except ValueError as error:
+        raise UsageError(f"--variance-reduction: {error}") from None
+    return reference
+
+
 def _add_game_option(parser: argparse.ArgumentParser) -> None:
     names = game_names()
     parser.add_argument(
@@ -395,6 +538,7 @@ def _run_arena(args: argparse.Namespace) -> int:
         raise UsageError(f"--deals and --workers must be >= 1, got {args.deals} and {args.workers}")
     if args.save is not None:
         _check_writable("--save", args.save)
+    reference = _variance_options(args, args.deals)
     report = run_arena(
         args.agents,
         args.deals,
@@ -403,15 +547,26 @@ def _run_arena(args: argparse.Namespace) -> int:
         progress=not args.json,
         save=args.save,
         game=args.game,
+        variance_reduction=reference is not None,
+        reference_deals=reference,
     )
     print(json.dumps(report.to_json()) if args.json else report.table())
     return 0
 
 
 def _run_compare(args: argparse.Namespace) -> int:
+    _check_variance_options(args)
     try:
         comparison = compare_runs(
-            args.first, args.second, args.agent_a, args.agent_b, game=args.game
+            args.first,
+            args.second,
+            args.agent_a,
+            args.agent_b,
+            game=args.game,
+            variance_reduction=args.variance_reduction,
+            reference_deals=args.reference_deals,
+            seed=args.seed,
+            workers=args.workers,
         )
     except ValueError as error:
         raise UsageError(str(error)) from None
@@ -435,6 +590,7 @@ def _run_tournament(args: argparse.Namespace) -> int:
     for option, path in (("--json", args.json), ("--plot", args.plot)):
         if path is not None and path != "-":
             _check_writable(option, path)
+    reference = _variance_options(args, args.deals)
     report = run_tournament(
         args.agents,
         players,
@@ -443,6 +599,8 @@ def _run_tournament(args: argparse.Namespace) -> int:
         workers=args.workers,
         progress=args.json != "-",
         game=args.game,
+        variance_reduction=reference is not None,
+        reference_deals=reference,
     )
     if args.json == "-":
         print(json.dumps(report.to_json()))
@@ -452,6 +610,48 @@ def _run_tournament(args: argparse.Namespace) -> int:
             Path(args.json).write_text(json.dumps(report.to_json()) + "\n")
     if args.plot is not None:
         plot_report(report, args.plot)
+    return 0
+
+
+def _run_exploit(args: argparse.Namespace) -> int:
+    game = _game(args, "training", "training a best response")
+    players = game.default_players if args.players is None else args.players
+    _check_players(game, "--players", players)
+    _check_specs([args.target], players, args.game)
+    try:  # the train extra: only this command needs torch and stable-baselines3
+        from agents.training.exploit import ExploitRequest, best_response_args, run_exploit
+    except ImportError as error:
+        raise UsageError(
+            f"needs the train extra: pip install 'boon-env[train]' ({error})"
+        ) from None
+    request = ExploitRequest(
+        target=args.target,
+        num_players=players,
+        game=args.game,
+        decisions=args.decisions,
+        seconds=args.seconds,
+        seed=args.seed,
+        eval_seed=args.eval_seed,
+        deals=args.deals,
+        out=args.out,
+        resume=args.resume,
+        tables=args.tables,
+        warm_start=args.warm_start,
+        init_from=args.init_from,
+        workers=args.workers,
+        progress=not args.json and sys.stderr.isatty(),
+    )
+    try:
+        best_response_args(request)  # every check, before anything is trained
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    # With --json, stdout carries the object alone: the training's lines go to stderr.
+    with contextlib.redirect_stdout(sys.stderr if args.json else sys.stdout):
+        try:
+            report = run_exploit(request)
+        except ModelFileError as error:  # e.g. a corrupt --resume checkpoint
+            raise UsageError(str(error)) from None
+    print(json.dumps(report.to_json()) if args.json else report.table())
     return 0
 
 
@@ -469,6 +669,8 @@ def _run_game_arena(args: argparse.Namespace) -> int:
         raise UsageError("--episode game counts games: use --games, not --deals")
     if args.save is not None:
         raise UsageError("--save records rounds; it is not available with --episode game")
+    if args.variance_reduction or args.reference_deals is not None:
+        raise UsageError("--variance-reduction measures rounds; not with --episode game")
     games = 100 if args.games is None else args.games
     max_rounds = DEFAULT_MAX_ROUNDS if args.max_rounds is None else args.max_rounds
     if games < 1 or args.workers < 1 or max_rounds < 1:

@@ -23,6 +23,12 @@ approximation, sample standard deviation; with one deal it collapses to the mean
 
 Results do not depend on the number of workers: deal ``d`` and each agent's per-round seed
 are derived from ``(seed, d, rotation, slot)`` alone.
+
+**Variance reduction** (``variance_reduction=True``, for games with a baseline): beside the
+plain figures, each spec's mean with a control variate taken out, predicted from the opening
+of its rounds and fitted by cross-fitting, its mean measured on reference deals played as far
+as their openings only; unbiased, and narrower where the opening predicts the result
+(:mod:`agents.eval.variance`).
 """
 
 from __future__ import annotations
@@ -36,14 +42,26 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
+import numpy as np
+
+from agents.eval.variance import (
+    check_sizes,
+    control_variates,
+    deal_features,
+    default_reference_deals,
+    reference_seed,
+)
 from agents.games import game_spec
 from agents.games.base import (
+    ArenaBaseline,
     ArenaGame,
     PlayedRound,
     agent_seed,
+    deal_values,
     mean_and_half_width,
     pooled,
     result_json,
+    slots_of,
 )
 from agents.specs import make_agent
 
@@ -51,17 +69,88 @@ __all__ = [
     "ArenaGame",
     "ArenaReport",
     "PlayedRound",
+    "ReducedResult",
+    "VarianceReduction",
     "arena_game",
     "arena_rounds",
+    "game_baseline",
     "match",
     "mean_and_half_width",
     "play_deal",
     "play_deals",
     "play_round",
     "pooled",
+    "reference_features",
     "result_json",
     "run_arena",
 ]
+
+
+@dataclass(frozen=True)
+class ReducedResult:
+    """One agent's variance-reduced mean value per round and its 95% interval, beside the
+    plain interval of the same deals."""
+
+    agent: str
+    mean: float
+    ci95: tuple[float, float]
+    plain_ci95: tuple[float, float]
+
+    @property
+    def width_ratio(self) -> float:
+        """The reduced interval's width over the plain one's (1 when both are empty)."""
+        plain = self.plain_ci95[1] - self.plain_ci95[0]
+        return (self.ci95[1] - self.ci95[0]) / plain if plain > 0 else 1.0
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"agent", "mean", "ci95", "plain_ci95", "width_ratio"}``."""
+        return {
+            "agent": self.agent,
+            "mean": self.mean,
+            "ci95": list(self.ci95),
+            "plain_ci95": list(self.plain_ci95),
+            "width_ratio": self.width_ratio,
+        }
+
+
+@dataclass(frozen=True)
+class VarianceReduction:
+    """The variance-reduced figures of a run: how many reference deals were played as far as
+    their openings (``opening`` actions a round), in how many seconds, and one result per
+    spec."""
+
+    reference_deals: int
+    opening: int
+    seconds: float
+    results: list[ReducedResult]
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``variance_reduction`` object of the ``--json`` output."""
+        return {
+            "reference_deals": self.reference_deals,
+            "opening_actions": self.opening,
+            "reference_seconds": self.seconds,
+            "results": [result.to_json() for result in self.results],
+        }
+
+    def lines(self, width: int) -> list[str]:
+        """The figures as table lines, agent names ``width`` wide."""
+        header = f"{'agent':<{width}} {'mean':>9} {'95% CI':>17} {'plain 95% CI':>17} {'width':>6}"
+        return [
+            f"variance-reduced (control variates on the first {self.opening} actions, "
+            f"{self.reference_deals:,} reference deals, {self.seconds:,.1f} s):",
+            header,
+            "-" * len(header),
+            *(
+                f"{r.agent:<{width}} {r.mean:>+9.3f} {_interval(r.ci95):>17} "
+                f"{_interval(r.plain_ci95):>17} {r.width_ratio:>6.2f}"
+                for r in self.results
+            ),
+        ]
+
+
+def _interval(ci: tuple[float, float]) -> str:
+    return f"[{ci[0]:+.3f}, {ci[1]:+.3f}]"
 
 
 @dataclass(frozen=True)
@@ -72,15 +161,17 @@ class ArenaReport:
     deals: int
     rounds_per_second: float
     results: list[Any]
+    variance_reduction: VarianceReduction | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The ``--json`` object (see ``docs/cli.md``)."""
+        reduced = self.variance_reduction
         return {
             "num_players": self.num_players,
             "deals": self.deals,
             "rounds_per_second": self.rounds_per_second,
             "results": [result.to_json() for result in self.results],
-        }
+        } | ({} if reduced is None else {"variance_reduction": reduced.to_json()})
 
     def table(self) -> str:
         """The results as an aligned text table."""
@@ -93,6 +184,8 @@ class ArenaReport:
             "-" * len(header),
         ]
         lines.extend(f"{r.agent:<{width}} {r.cells()}" for r in self.results)
+        if self.variance_reduction is not None:
+            lines += ["", *self.variance_reduction.lines(width)]
         return "\n".join(lines)
 
 
@@ -121,6 +214,8 @@ def run_arena(
     save: str | Path | None = None,
     game: ArenaGame | str | None = None,
     batch: bool = True,
+    variance_reduction: bool = False,
+    reference_deals: int | None = None,
 ) -> ArenaReport:
     """Play ``deals`` deals of ``game`` (an :class:`ArenaGame` or a registered game's name;
     default: the registry's default game), each in every rotation of ``specs`` (one spec per
@@ -129,23 +224,34 @@ def run_arena(
     With ``save``, every round played is written to that file as one JSON line
     (:meth:`PlayedRound.to_json`), deal by deal. When the game has a batched way to play and
     every agent can act on a batch, the rounds are played batched (see the module docstring)
-    unless ``batch`` is ``False``; the results are the same either way.
+    unless ``batch`` is ``False``; the results are the same either way. With
+    ``variance_reduction``, ``reference_deals`` (default: 4 per deal) reference deals are
+    played as far as their openings and the report adds the variance-reduced figures.
 
     Raises:
-        ValueError: a bad game, player count, deal count, worker count or agent spec.
+        ValueError: a bad game, player count, deal count, worker count or agent spec; variance
+            reduction for a game without a baseline, or too few deals or reference deals.
     """
     specs = list(specs)
     game = arena_game(game)
     _check_run(game, specs, deals, workers)
+    baseline = game_baseline(game) if variance_reduction else None
+    reference = default_reference_deals(deals) if reference_deals is None else reference_deals
+    if baseline is not None:
+        check_sizes(deals, reference)
+    groups = {spec: slots_of(specs, spec) for spec in dict.fromkeys(specs)}
+    features: dict[str, list[np.ndarray]] = {spec: [] for spec in groups}
+    per_deal = []
     out = open(save, "w") if save is not None else None  # noqa: SIM115 - closed below
     start = time.perf_counter()
     try:
-        per_deal = [
-            _logged(game, rounds, specs, out)
-            for rounds in _play_all(
-                game, specs, deals, seed, workers, progress, save is not None, batch
-            )
-        ]
+        for rounds in _play_all(
+            game, specs, deals, seed, workers, progress, save is not None, batch
+        ):
+            per_deal.append(_logged(game, rounds, specs, out))
+            if baseline is not None:
+                for spec, slots in groups.items():
+                    features[spec].append(deal_features(baseline, rounds, slots))
     finally:
         if out is not None:
             out.close()
@@ -155,7 +261,83 @@ def run_arena(
         deals=deals,
         rounds_per_second=deals * len(specs) / elapsed,
         results=game.summarize(specs, per_deal),
+        variance_reduction=None
+        if baseline is None
+        else _reduced(game, specs, per_deal, features, reference, seed, workers, progress, batch),
     )
+
+
+def _reduced(
+    game: ArenaGame,
+    specs: list[str],
+    per_deal: list[list[Any]],
+    features: dict[str, list[np.ndarray]],
+    reference: int,
+    seed: int,
+    workers: int,
+    progress: bool,
+    batch: bool,
+) -> VarianceReduction:
+    """Each spec's reduced estimate from its values and features on the run's deals and its
+    features on ``reference`` reference deals of the run seeded ``seed``, played now."""
+    start = time.perf_counter()
+    on_reference = reference_features(specs, reference, seed, workers, progress, batch, game)
+    results = []
+    for spec, rows in features.items():
+        values = deal_values(slots_of(specs, spec), per_deal)
+        reduction = control_variates(values, np.array(rows), on_reference[spec])
+        mean, half = reduction.estimate()
+        plain, plain_half = mean_and_half_width(values)
+        results.append(
+            ReducedResult(
+                spec, mean, (mean - half, mean + half), (plain - plain_half, plain + plain_half)
+            )
+        )
+    opening = game_baseline(game).opening(len(specs))
+    return VarianceReduction(reference, opening, time.perf_counter() - start, results)
+
+
+def game_baseline(game: ArenaGame) -> ArenaBaseline:
+    """The game's :class:`ArenaBaseline`, which variance reduction needs.
+
+    Raises:
+        ValueError: the game has none.
+    """
+    if game.baseline is None:
+        raise ValueError(f"variance reduction needs a baseline of the game; {game.name} has none")
+    return game.baseline
+
+
+def reference_features(
+    specs: Sequence[str],
+    deals: int,
+    seed: int,
+    workers: int = 1,
+    progress: bool = False,
+    batch: bool = True,
+    game: ArenaGame | str | None = None,
+) -> dict[str, np.ndarray]:
+    """Per distinct spec, its features (``deals`` rows, pooled over its seats as
+    :func:`~agents.eval.variance.deal_features` does) on the reference deals of a run seeded
+    ``seed`` (:func:`~agents.eval.variance.reference_seed`), each played in every rotation of
+    ``specs`` as far as the game's opening only.
+
+    Raises:
+        ValueError: as :func:`run_arena`, or a game without a baseline.
+    """
+    specs = list(specs)
+    game = arena_game(game)
+    _check_run(game, specs, deals, workers)
+    baseline = game_baseline(game)
+    opening = baseline.opening(len(specs))
+    groups = {spec: slots_of(specs, spec) for spec in dict.fromkeys(specs)}
+    rows: dict[str, list[np.ndarray]] = {spec: [] for spec in groups}
+    for rounds in _play_all(
+        game, specs, deals, reference_seed(seed), workers, progress, False, batch, opening
+    ):
+        for spec, slots in groups.items():
+            rows[spec].append(deal_features(baseline, rounds, slots))
+    return {spec: np.array(features) for spec, features in rows.items()}
 
 
 def arena_rounds(
@@ -209,6 +391,7 @@ def _play_all(
     progress: bool,
     full: bool,
     batch: bool,
+    opening: int | None = None,
 ) -> Iterator[list[PlayedRound]]:
     # Chunks small enough for a lively progress bar, large enough to amortise the hand-off
     # (batched play wants hundreds of tables per step).
@@ -222,7 +405,7 @@ def _play_all(
     )
     size = max(1, min(_BATCH_DEALS if batched else 50, deals // (workers * 8)))
     chunks = [
-        (game, specs, seed, first, min(first + size, deals), full, batched)
+        (game, specs, seed, first, min(first + size, deals), full, batched, opening)
         for first in range(0, deals, size)
     ]
     bar = _progress_bar(deals, progress)
@@ -257,14 +440,15 @@ def _progress_bar(total: int, enabled: bool) -> Any:
 
 
 def _play_chunk(
-    task: tuple[ArenaGame, list[str], int, int, int, bool, bool],
+    task: tuple[ArenaGame, list[str], int, int, int, bool, bool, int | None],
 ) -> list[list[PlayedRound]]:
-    game, specs, seed, first, stop, full, batched = task
+    game, specs, seed, first, stop, full, batched, opening = task
     if batched:  # one agent per spec, acting for all its slots at once
         by_spec = {spec: make_agent(spec, num_players=len(specs), game=game.name) for spec in specs}
-        return game.play_batched([by_spec[spec] for spec in specs], seed, first, stop, full)
+        agents = [by_spec[spec] for spec in specs]
+        return game.play_batched(agents, seed, first, stop, full, opening)
     agents = [make_agent(spec, num_players=len(specs), game=game.name) for spec in specs]
-    return play_deals(agents, seed, first, stop, game)
+    return play_deals(agents, seed, first, stop, game, opening)
 
 
 _BATCH_DEALS = 256  # deals per batched chunk: 768-1280 tables
@@ -275,10 +459,16 @@ def _batched(agent: Any) -> bool:
 
 
 def play_deals(
-    agents: Sequence[Any], seed: int, first: int, stop: int, game: ArenaGame | str | None = None
+    agents: Sequence[Any],
+    seed: int,
+    first: int,
+    stop: int,
+    game: ArenaGame | str | None = None,
+    opening: int | None = None,
 ) -> list[list[PlayedRound]]:
     """Play deals ``first`` .. ``stop - 1`` of ``game`` (default: the registry's default game)
-    of the run seeded ``seed`` in every rotation of ``agents``; the rounds of each deal."""
+    of the run seeded ``seed`` in every rotation of ``agents`` (with ``opening``, each round's
+    first actions only); the rounds of each deal."""
     game = arena_game(game)
     n = len(agents)
     env = game.raw_env(num_players=n)
@@ -291,6 +481,7 @@ def play_deals(
             seed,
             d,
             None if reset_seed is None else reset_seed(seed, d),
+            opening,
         )
         for d in range(first, stop)
     ]
@@ -326,36 +517,47 @@ def play_deal(
     seed: int,
     index: int,
     reset_seed: int | None = None,
+    opening: int | None = None,
 ) -> list[PlayedRound]:
     """Play the deal the reset ``options`` set up (deal ``index`` of the run seeded ``seed``)
     once per rotation: in rotation ``r`` agent slot ``k`` sits at seat ``(k + r) % n``.
-    ``reset_seed`` seeds every rotation's reset alike. Returns the rounds in rotation order."""
+    ``reset_seed`` seeds every rotation's reset alike; ``opening`` plays only each round's
+    first actions (:func:`play_round`). Returns the rounds in rotation order."""
     n = len(agents)
     rounds = []
     for rotation in range(n):
         slots = [(seat - rotation) % n for seat in range(n)]
         for slot in slots:
             agents[slot].reset(seed=agent_seed(seed, index, rotation, slot))
-        info = play_round(env, [agents[slot] for slot in slots], options, reset_seed)
+        info = play_round(env, [agents[slot] for slot in slots], options, reset_seed, opening)
         actions = list(env.game.round.history)
         rounds.append(PlayedRound(index, rotation, slots, options, actions, info, reset_seed))
     return rounds
 
 
 def play_round(
-    env: Any, seated: Sequence[Any], options: dict[str, Any], reset_seed: int | None = None
+    env: Any,
+    seated: Sequence[Any],
+    options: dict[str, Any],
+    reset_seed: int | None = None,
+    opening: int | None = None,
 ) -> dict[str, Any]:
     """Play one round on ``env`` with ``seated[s]`` at seat ``s`` (reset with ``reset_seed``
     and ``options``) until it ends or is truncated (a whole game when ``env`` plays
     ``episode="game"``); returns ``info["round"]``, with ``info["game"]`` under ``"game"``
-    when the episode was a game."""
+    when the episode was a game. With ``opening``, stop after that many actions (or at the
+    round's end) and return ``{}``: an opening's record is its actions."""
     env.reset(seed=reset_seed, options=options)
     seat_of = {agent: seat for seat, agent in enumerate(env.possible_agents)}
     agent = env.agent_selection
-    while not (env.terminations[agent] or env.truncations[agent]):
+    steps = 0
+    while not (env.terminations[agent] or env.truncations[agent]) and steps != opening:
         observed = env.observe(agent)
         env.step(seated[seat_of[agent]].act(observed["observation"], observed["action_mask"]))
         agent = env.agent_selection
+        steps += 1
+    if opening is not None:
+        return {}
     info = env.infos[agent]
     # A game episode (the game mode, agents.eval.game_arena) also reports how the game ended.
     return {**info["round"], "game": info["game"]} if "game" in info else info["round"]

@@ -12,6 +12,11 @@ differs once the two players part ways, and the other seats' sampling.
 
 The agent of a file is by default the spec that sits alone at the table (``expert`` in
 ``boon arena --agents expert search search search``); name it when no spec is alone.
+
+**Variance reduction** (``variance_reduction=True``, for games with a baseline): the paired
+differences get a control variate predicted from the openings of both agents' rounds (read
+from the files), its mean measured on reference deals played as far as their openings by
+each file's line-up, rebuilt from its seats (:mod:`agents.eval.variance`).
 """
 
 from __future__ import annotations
@@ -24,11 +29,20 @@ from typing import Any
 
 import numpy as np
 
+from agents.eval.arena import game_baseline, reference_features
+from agents.eval.variance import (
+    Reduction,
+    check_sizes,
+    control_variates,
+    deal_features,
+    default_reference_deals,
+)
 from agents.games import game_spec
-from agents.games.base import GameSpec, mean_and_half_width
+from agents.games.base import GameSpec, PlayedRound, slots_of
 
 # What a saved round holds besides how it was dealt.
 _PLAYED_KEYS = frozenset({"deal_index", "rotation", "seats", "actions", "round"})
+_REDUCED_KEYS = ("reference_deals", "plain_ci95")  # in the JSON only when variance-reduced
 
 
 @dataclass(frozen=True)
@@ -41,18 +55,31 @@ class Comparison:
     difference: float
     ci95: tuple[float, float]
     unit: str = "Victory Cards"
+    reference_deals: int = 0  # variance reduction's reference deals (0: none)
+    plain_ci95: tuple[float, float] | None = None  # the interval without it, when reduced
 
     def table(self) -> str:
-        """One line: the difference and its interval."""
+        """One line: the difference and its interval (and the plain one, when reduced)."""
         low, high = self.ci95
-        return (
+        line = (
             f"{self.a} (first run) - {self.b} (second run): {self.difference:+.3f} "
             f"[{low:+.3f}, {high:+.3f}] {self.unit} per round, paired over {self.deals} deals"
         )
+        if self.plain_ci95 is None:
+            return line
+        plain_low, plain_high = self.plain_ci95
+        return (
+            f"{line}, variance-reduced with {self.reference_deals:,} reference deals "
+            f"(plain [{plain_low:+.3f}, {plain_high:+.3f}])"
+        )
 
     def to_json(self) -> dict[str, Any]:
-        """``{"a", "b", "deals", "difference", "ci95", "unit"}``."""
-        return asdict(self) | {"ci95": list(self.ci95)}
+        """``{"a", "b", "deals", "difference", "ci95", "unit"}``, and ``reference_deals`` and
+        ``plain_ci95`` when variance-reduced."""
+        entry = asdict(self) | {"ci95": list(self.ci95)}
+        if self.plain_ci95 is None:
+            return {key: v for key, v in entry.items() if key not in _REDUCED_KEYS}
+        return entry | {"plain_ci95": list(self.plain_ci95)}
 
 
 def compare_runs(
@@ -61,61 +88,139 @@ def compare_runs(
     agent_a: str | None = None,
     agent_b: str | None = None,
     game: str | None = None,
+    variance_reduction: bool = False,
+    reference_deals: int | None = None,
+    seed: int = 0,
+    workers: int = 1,
 ) -> Comparison:
     """Compare agent ``agent_a`` of the run of ``game`` (``None``: the default game) saved in
     ``first`` with ``agent_b`` of ``second`` (``None``: the spec that sits alone), paired by
-    deal.
+    deal. With ``variance_reduction``, the difference has a control variate taken out, its
+    mean measured on ``reference_deals`` (default: 4 per deal in common) reference deals of
+    the stream seeded ``seed``, played by both files' line-ups on ``workers`` processes.
 
     Raises:
         ValueError: an unknown game, a file that cannot be read or is not an arena ``--save``
             file of that game's rounds, an agent that is not in its file (or no single spec
             sits alone), or a deal both files hold but dealt differently (runs with different
-            seeds); naming the file.
+            seeds), naming the file; variance reduction for a game without a baseline, with
+            too few deals, or for a line-up whose specs do not build.
     """
     spec = game_spec(game)
-    a_name, a_deals, a_values = _per_deal(spec, first, agent_a)
-    b_name, b_deals, b_values = _per_deal(spec, second, agent_b)
-    common = sorted(set(a_values) & set(b_values))
+    runs = [
+        _read_run(spec, first, agent_a, variance_reduction),
+        _read_run(spec, second, agent_b, variance_reduction),
+    ]
+    common = sorted(set(runs[0].values) & set(runs[1].values))
     if not common:
         raise ValueError(f"{first} and {second} have no deal in common")
     for index in common:
-        if a_deals[index] != b_deals[index]:
+        if runs[0].deals[index] != runs[1].deals[index]:
             raise ValueError(
                 f"deal {index} is dealt differently in {first} and {second}: compare runs "
                 "played with the same --seed"
             )
-    differences = [a_values[index] - b_values[index] for index in common]
-    mean, half = mean_and_half_width(differences)
-    return Comparison(a_name, b_name, len(common), mean, (mean - half, mean + half), spec.unit)
+    differences = np.array([runs[0].values[index] - runs[1].values[index] for index in common])
+    plain = Reduction(differences, np.zeros(0))
+    plain_mean, plain_half = plain.estimate()
+    plain_ci = (plain_mean - plain_half, plain_mean + plain_half)
+    if not variance_reduction:
+        return Comparison(
+            runs[0].agent, runs[1].agent, len(common), plain_mean, plain_ci, spec.unit
+        )
+    if reference_deals is None:
+        reference_deals = default_reference_deals(len(common))
+    check_sizes(len(common), reference_deals)
+    reduced = _reduced(spec, runs, common, differences, reference_deals, seed, workers)
+    mean, half = reduced.estimate()
+    return Comparison(
+        runs[0].agent,
+        runs[1].agent,
+        len(common),
+        mean,
+        (mean - half, mean + half),
+        spec.unit,
+        reference_deals,
+        plain_ci,
+    )
 
 
-def _per_deal(
-    game: GameSpec, path: str | Path, agent: str | None
-) -> tuple[str, dict[int, Any], dict[int, float]]:
-    """The agent compared in the file, each deal as dealt, and the agent's mean value per
-    deal."""
+def _reduced(
+    game: GameSpec,
+    runs: list[_Run],
+    common: list[int],
+    differences: np.ndarray,
+    reference_deals: int,
+    seed: int,
+    workers: int,
+) -> Reduction:
+    """The differences with their control variate (both agents' features) taken out, its
+    mean measured on the reference deals of the stream seeded ``seed``, played by each run's
+    line-up."""
+    baseline = game_baseline(game.arena)
+    features = [
+        [
+            deal_features(baseline, run.rounds[index], slots_of(run.specs, run.agent))
+            for index in common
+        ]
+        for run in runs
+    ]
+    on_reference = [
+        reference_features(run.specs, reference_deals, seed, workers, game=game.name)[run.agent]
+        for run in runs
+    ]
+    return control_variates(differences, np.hstack(features), np.hstack(on_reference))
+
+
+@dataclass(frozen=True)
+class _Run:
+    """What a ``--save`` file holds of one agent: the file's line-up (one spec per slot), each
+    deal as dealt, the agent's mean value per deal and the deal's rounds."""
+
+    agent: str
+    specs: list[str]
+    deals: dict[int, Any]
+    values: dict[int, float]
+    rounds: dict[int, list[PlayedRound]]
+
+
+def _read_run(game: GameSpec, path: str | Path, agent: str | None, with_rounds: bool) -> _Run:
+    """The file's run of ``agent`` (``None``: the spec alone at its tables); with
+    ``with_rounds``, each deal's rounds too (which need the lines' actions)."""
     values: dict[int, list[float]] = defaultdict(list)
     deals: dict[int, Any] = {}
+    rounds: dict[int, list[PlayedRound]] = defaultdict(list)
     lines = _read_lines(path)
     if agent is None:
         agent = _alone(path, lines)
+    specs: list[str] = []
     for number, line in enumerate(lines, start=1):
         try:
-            seats, index = line["seats"], line["deal_index"]
-            records = game.seat_records(line["round"], len(seats))
+            seats, index, rotation = line["seats"], line["deal_index"], line["rotation"]
+            n = len(seats)
+            # The line-up by slot: in rotation r the agent of slot k sits at seat (k + r) % n.
+            specs = specs or [seats[(slot + rotation) % n] for slot in range(n)]
+            records = game.seat_records(line["round"], n)
             deals[index] = {key: v for key, v in line.items() if key not in _PLAYED_KEYS}
             values[index].extend(
                 r.value for spec, r in zip(seats, records, strict=True) if spec == agent
             )
+            if with_rounds:
+                slots = [(seat - rotation) % n for seat in range(n)]
+                played = PlayedRound(
+                    index, rotation, slots, deals[index], line["actions"], line["round"]
+                )
+                rounds[index].append(played)
         except (KeyError, TypeError, ValueError, IndexError):
             raise ValueError(
                 f"{path}, line {number}: not a round of boon arena --save of {game.title} "
-                "(a round has 'seats', 'deal_index', the deal and the round's info as "
-                f"{game.name}'s arena saves it)"
+                "(a round has 'seats', 'deal_index', 'rotation', the deal and the round's info "
+                f"as {game.name}'s arena saves it)"
             ) from None
     if not any(values.values()):
         raise ValueError(f"{path}: no seat is played by {agent!r}")
-    return agent, deals, {index: float(np.mean(v)) for index, v in values.items() if v}
+    means = {index: float(np.mean(v)) for index, v in values.items() if v}
+    return _Run(agent, specs, deals, means, dict(rounds))
 
 
 def _read_lines(path: str | Path) -> list[dict[str, Any]]:

@@ -29,6 +29,13 @@ the arena: the fit is linear, so deal ``d``'s pair margins give per-deal ratings
 interval is ``mean +/- 1.96 * sd / sqrt(N)`` over the ``N`` deals (normal approximation; the
 deal-clustered covariance of the fit). A rating's interval is its distance from the field's
 mean; whether two agents differ is read from their pair's interval.
+
+**Variance reduction** (``variance_reduction=True``, for games with a baseline): each pair's
+per-deal margins get a control variate predicted from the openings of both line-ups' rounds
+(the lone ``a``'s features and the lone ``b``'s), and its mean from reference deals played
+as far as their openings in both line-ups (:mod:`agents.eval.variance`). The fit being linear,
+the ratings are the fit to the reduced margins, and their intervals add the reference deals'
+share (the same reference deals for every pair).
 """
 
 from __future__ import annotations
@@ -42,9 +49,15 @@ from typing import Any
 
 import numpy as np
 
-from agents.eval.arena import arena_rounds
+from agents.eval.arena import arena_rounds, game_baseline, reference_features
+from agents.eval.variance import (
+    Reduction,
+    check_sizes,
+    control_variates,
+    deal_features,
+    default_reference_deals,
+)
 from agents.games import game_spec
-from agents.games.base import mean_and_half_width
 from agents.specs import make_agent
 
 
@@ -78,10 +91,12 @@ class TournamentReport:
     pairs: list[PairResult]
     game: str = "boon"
     unit: str = "Victory Cards"
+    reference_deals: int = 0  # variance reduction's reference deals per line-up (0: none)
 
     def to_json(self) -> dict[str, Any]:
-        """The ``--json`` object (see ``docs/cli.md``)."""
-        return {
+        """The ``--json`` object (see ``docs/cli.md``), with ``reference_deals`` when
+        variance-reduced."""
+        report = {
             "game": self.game,
             "unit": self.unit,
             "num_players": self.num_players,
@@ -93,6 +108,7 @@ class TournamentReport:
                 {"a": p.a, "b": p.b, "margin": p.margin, "ci95": list(p.ci95)} for p in self.pairs
             ],
         }
+        return report | ({"reference_deals": self.reference_deals} if self.reference_deals else {})
 
     def table(self) -> str:
         """The leaderboard and the pair margins as aligned text."""
@@ -100,7 +116,12 @@ class TournamentReport:
         lines = [
             f"{self.num_players} players, {self.deals} deals per line-up, every pair in both "
             f"1-vs-{self.num_players - 1} line-ups x {self.num_players} rotations; "
-            f"ratings in {self.unit} per round",
+            f"ratings in {self.unit} per round"
+            + (
+                f"; variance-reduced, {self.reference_deals:,} reference deals per line-up"
+                if self.reference_deals
+                else ""
+            ),
             f"rank  {'agent':<{width}}  {'rating':>7}  {'95% CI':>17}",
         ]
         lines.extend(
@@ -127,16 +148,20 @@ def run_tournament(
     workers: int = 1,
     progress: bool = False,
     game: str | None = None,
+    variance_reduction: bool = False,
+    reference_deals: int | None = None,
 ) -> TournamentReport:
     """Play every pair of ``specs`` in duplicate at ``num_players`` seats on deals ``0 ..
     deals - 1`` of the run of ``game`` (``None``: the default game) seeded ``seed`` and fit
-    the ratings (see the module docstring).
+    the ratings (see the module docstring); with ``variance_reduction``, on margins with their
+    control variates taken out, ``reference_deals`` (default: 4 per deal) per line-up.
 
     Raises:
         ValueError: an unknown game, fewer than 2 specs or a spec given twice, a bad table
             size, deal or worker
             count, or a spec that does not build at that table size (e.g. a model made for
-            another), all before any round is played.
+            another), variance reduction for a game without a baseline or with too few
+            deals, all before any round is played.
     """
     specs = list(specs)
     if len(specs) < 2 or len(set(specs)) != len(specs):
@@ -145,33 +170,55 @@ def run_tournament(
     spec_of_game.check_players(num_players)
     if deals < 1 or workers < 1:
         raise ValueError(f"deals and workers must be >= 1, got {deals} and {workers}")
+    reference = 0
+    if variance_reduction:
+        game_baseline(spec_of_game.arena)
+        reference = default_reference_deals(deals) if reference_deals is None else reference_deals
+        check_sizes(deals, reference)
     for spec in specs:
         make_agent(spec, num_players=num_players, game=spec_of_game.name)
     pairs = list(itertools.combinations(range(len(specs)), 2))
-    margins = np.stack(
-        [
-            pair_margins(
-                specs[i], specs[j], num_players, deals, seed, workers, progress, spec_of_game.name
-            )
-            for i, j in pairs
-        ]
-    )
-    ratings = fit_ratings(len(specs), pairs, margins)
-    order = np.argsort(-ratings.mean(axis=1), kind="stable")  # best first
+    reductions = [
+        pair_reduction(
+            specs[i],
+            specs[j],
+            num_players,
+            deals,
+            seed,
+            workers,
+            progress,
+            spec_of_game.name,
+            reference,
+        )
+        for i, j in pairs
+    ]
+    margins = np.stack([r.adjusted for r in reductions])
+    on_reference = np.stack([r.reference for r in reductions])
+    ratings = [
+        Reduction(adjusted, shared)
+        for adjusted, shared in zip(
+            fit_ratings(len(specs), pairs, margins),
+            fit_ratings(len(specs), pairs, on_reference),
+            strict=True,
+        )
+    ]
+    means = [rating.estimate()[0] for rating in ratings]
+    order = np.argsort(-np.asarray(means), kind="stable")  # best first
     rank = {int(agent): place for place, agent in enumerate(order)}
     # Each pair once, the better-rated agent as ``a``, in leaderboard order.
     oriented = [
-        (i, j, row) if rank[i] < rank[j] else (j, i, -row)
-        for (i, j), row in zip(pairs, margins, strict=True)
+        (i, j, pair) if rank[i] < rank[j] else (j, i, Reduction(-pair.adjusted, -pair.reference))
+        for (i, j), pair in zip(pairs, reductions, strict=True)
     ]
     oriented.sort(key=lambda pair: (rank[pair[0]], rank[pair[1]]))
     return TournamentReport(
         num_players=num_players,
         deals=deals,
         agents=[Rating(specs[a], *_mean_and_ci(ratings[a])) for a in order],
-        pairs=[PairResult(specs[a], specs[b], *_mean_and_ci(row)) for a, b, row in oriented],
+        pairs=[PairResult(specs[a], specs[b], *_mean_and_ci(pair)) for a, b, pair in oriented],
         game=spec_of_game.name,
         unit=spec_of_game.unit,
+        reference_deals=reference,
     )
 
 
@@ -188,19 +235,50 @@ def pair_margins(
     """The duplicate margin of ``a`` over ``b`` on each deal of ``game``: half the lone ``a``'s
     mean value per round against ``n - 1`` ``b`` minus the lone ``b``'s against ``n - 1``
     ``a``."""
-    records = game_spec(game).arena.records
-    lone = []
+    return pair_reduction(a, b, num_players, deals, seed, workers, progress, game).adjusted
+
+
+def pair_reduction(
+    a: str,
+    b: str,
+    num_players: int,
+    deals: int,
+    seed: int = 0,
+    workers: int = 1,
+    progress: bool = False,
+    game: str | None = None,
+    reference_deals: int = 0,
+) -> Reduction:
+    """The margins of :func:`pair_margins` as a :class:`~agents.eval.variance.Reduction`: with
+    ``reference_deals``, their control variate (from both line-ups' openings) taken out and
+    its mean measured on that many reference deals of both line-ups; with 0, the plain margins
+    and no reference terms."""
+    arena = game_spec(game).arena
+    baseline = game_baseline(arena) if reference_deals else None
+    values, features, on_reference = [], [], []
     for alone, others in ((a, b), (b, a)):
         lineup = [alone] + [others] * (num_players - 1)
         if progress:
             print(f"{alone} alone against {num_players - 1} {others}", file=sys.stderr)
-        lone.append(
-            [
-                np.mean([r.value for one in rounds for r in records(one) if r.slot == 0])
-                for rounds in arena_rounds(lineup, deals, seed, workers, progress, game)
-            ]
-        )
-    return (np.asarray(lone[0]) - np.asarray(lone[1])) / 2
+        lone, lone_features = [], []
+        for rounds in arena_rounds(lineup, deals, seed, workers, progress, arena.name):
+            lone.append(
+                np.mean([r.value for one in rounds for r in arena.records(one) if r.slot == 0])
+            )
+            if baseline is not None:
+                lone_features.append(deal_features(baseline, rounds, {0}))
+        values.append(np.asarray(lone))
+        if baseline is not None:
+            features.append(np.asarray(lone_features))
+            on_reference.append(
+                reference_features(
+                    lineup, reference_deals, seed, workers, progress, game=arena.name
+                )[alone]
+            )
+    margins = (values[0] - values[1]) / 2
+    if baseline is None:
+        return Reduction(margins, np.zeros(0))
+    return control_variates(margins, np.hstack(features), np.hstack(on_reference))
 
 
 def fit_ratings(
@@ -231,8 +309,8 @@ def fit_ratings(
     return np.linalg.pinv(design) @ np.asarray(margins, dtype=float)
 
 
-def _mean_and_ci(per_deal: np.ndarray) -> tuple[float, tuple[float, float]]:
-    mean, half = mean_and_half_width(per_deal)
+def _mean_and_ci(reduction: Reduction) -> tuple[float, tuple[float, float]]:
+    mean, half = reduction.estimate()
     return mean, (mean - half, mean + half)
 
 

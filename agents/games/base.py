@@ -34,7 +34,8 @@ class PlayedRound(NamedTuple):
     options: dict[str, Any]  # the reset options that deal it: {"deal": ..., "dealer": ...}
     actions: list[int]  # every action of the round, in order
     # the env's info["round"]; batched Boon play without --save keeps only the keys the records
-    # need and the engine gives (all but payout, victory_cards and tricks)
+    # need and the engine gives (all but payout, victory_cards and tricks); {} for an opening
+    # (a round played only to its first actions, for the variance reduction's reference deals)
     info: dict[str, Any]
     reset_seed: int | None = None  # BOYN: the seed of the env's reshuffles (None otherwise)
 
@@ -124,6 +125,25 @@ def result_json(result: Any) -> dict[str, Any]:
 
 
 @dataclass(frozen=True)
+class ArenaBaseline:
+    """What the arena's variance reduction (:mod:`agents.eval.variance`) reads of a game's
+    rounds: the features of one seat's round, computed from the deal and the round's opening
+    (its first actions) alone, which a linear control variate turns into a prediction of that
+    seat's value (all functions module-level, so that worker processes receive them by name).
+
+    Attributes:
+        opening: ``num_players`` -> how many first actions of a round the features read (0: the
+            deal alone); reference deals are played that far only.
+        features: ``(options, actions, seat)`` -> the features (a float vector, of one length
+            per table size) of the seat's round dealt by the reset ``options`` whose first
+            actions are ``actions`` (at most ``opening`` of them).
+    """
+
+    opening: Callable[[int], int]
+    features: Callable[[dict[str, Any], Sequence[int], int], np.ndarray]
+
+
+@dataclass(frozen=True)
 class ArenaGame:
     """How the arena deals, records and sums up one game (all functions module-level, so that
     worker processes receive them by name).
@@ -139,9 +159,14 @@ class ArenaGame:
         player_counts: the table sizes the game allows.
         reset_seed: ``(seed, index)`` -> the ``env.reset`` seed of deal ``index`` (the same in
             every rotation, e.g. BOYN's reshuffles), or ``None``: reset with no seed.
-        play_batched: ``(agents, seed, first, stop, full)`` -> the rounds of deals ``first`` ..
-            ``stop - 1``, played on the game's batch engine when every agent is ``batched``
-            (the same rounds as the one-table way), or ``None``: always one table at a time.
+        play_batched: ``(agents, seed, first, stop, full, opening)`` -> the rounds of deals
+            ``first`` .. ``stop - 1``, played on the game's batch engine when every agent is
+            ``batched`` (the same rounds as the one-table way; with ``opening`` a number, only
+            each round's first ``opening`` actions, their ``info`` ``{}``), or ``None``: always
+            one table at a time.
+        baseline: the features of a round's opening that the variance reduction
+            (``boon arena --variance-reduction``) predicts a seat's value from, or ``None``:
+            the game has none.
     """
 
     name: str
@@ -152,6 +177,7 @@ class ArenaGame:
     player_counts: tuple[int, ...]
     reset_seed: Callable[[int, int], int] | None = None
     play_batched: Callable[..., list[list[PlayedRound]]] | None = None
+    baseline: ArenaBaseline | None = None
 
 
 def agent_seed(seed: int, index: int, rotation: int, slot: int) -> int:
@@ -166,15 +192,24 @@ def pooled(
     """Per distinct spec: the mean round value, the half-width of its 95% interval over deals
     (see the module docstring) and the spec's records, seats with the same spec pooled."""
     for spec in dict.fromkeys(specs):
-        slots = {k for k, s in enumerate(specs) if s == spec}
-        deal_means = []
-        mine: list[Any] = []
-        for records in per_deal:
-            own = [r for r in records if r.slot in slots]
-            deal_means.append(sum(r.value for r in own) / len(own))
-            mine.extend(own)
-        mean, half = mean_and_half_width(deal_means)
-        yield spec, mean, half, mine
+        slots = slots_of(specs, spec)
+        mean, half = mean_and_half_width(deal_values(slots, per_deal))
+        yield spec, mean, half, [r for records in per_deal for r in records if r.slot in slots]
+
+
+def slots_of(specs: Sequence[str], spec: str) -> set[int]:
+    """The slots (indices in ``specs``) where ``spec`` sits."""
+    return {k for k, s in enumerate(specs) if s == spec}
+
+
+def deal_values(slots: set[int], per_deal: Sequence[Sequence[Any]]) -> np.ndarray:
+    """Per deal, the mean round value of the records of the agents in ``slots``: the values
+    whose mean and spread over deals the arena reports."""
+    values = []
+    for records in per_deal:
+        own = [r.value for r in records if r.slot in slots]
+        values.append(sum(own) / len(own))
+    return np.asarray(values, dtype=float)
 
 
 def mean_and_half_width(values: Sequence[float] | np.ndarray) -> tuple[float, float]:
@@ -311,6 +346,11 @@ class GameSpec:
     def player_counts(self) -> tuple[int, ...]:
         """The table sizes it allows."""
         return self.arena.player_counts
+
+    @property
+    def baseline(self) -> ArenaBaseline | None:
+        """Its arena's features for the variance reduction, or ``None``: it has none."""
+        return self.arena.baseline
 
     @property
     def obs_size(self) -> int:

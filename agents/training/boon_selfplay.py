@@ -36,8 +36,9 @@ class BoonSelfPlayVecEnv(SelfPlayVecEnv):
         seed: int | None = None,
         shaping: float = 0.0,
         pick_assist: float = 0.0,
+        opponent: str | None = None,
     ) -> None:
-        super().__init__(num_envs, num_players, pool_weights, seed, game="boon")
+        super().__init__(num_envs, num_players, pool_weights, seed, game="boon", opponent=opponent)
         self.shaping = shaping
         self.pick_assist = pick_assist
         self._assisted = np.zeros(num_envs, dtype=bool)

@@ -11,7 +11,10 @@ The callback does, once per PPO update (rollout):
 - every ``eval_every`` updates, play duplicate-arena matches against the game's heuristic and
   random players (``eval/<value>_vs_heuristic``, ...), and at Boon a table of policy copies,
   whose Leaster rate is the collapse alarm;
-- every ``checkpoint_every`` updates, save the model and the pool next to it.
+- every ``checkpoint_every`` updates, save the model and the pool next to it;
+- print the update's statistics line with every evaluation, and every ``log_every`` updates.
+
+:class:`TimeLimit` stops ``learn`` after a number of seconds (``train.py --max-seconds``).
 
 A checkpoint is stable-baselines3's ``model_<steps>.zip`` (the whole learner, optimizer
 included, to resume from; it is unpickled on load, so resume only from your own runs) and the
@@ -53,6 +56,7 @@ class SelfPlayCallback(BaseCallback):
         snapshots: list[NumpyPolicy] | None = None,
         pick_assist: tuple[float, float, int] = (0.0, 0.0, 0),
         game: GameSpec | None = None,
+        log_every: int = 0,
     ) -> None:
         super().__init__()
         self.game = game or game_spec()
@@ -62,6 +66,7 @@ class SelfPlayCallback(BaseCallback):
         self.pool_size = pool_size
         self.eval_every = eval_every
         self.eval_deals = eval_deals
+        self.log_every = log_every
         self.checkpoint_every = checkpoint_every
         self.checkpoint_dir = checkpoint_dir
         self.seed = seed
@@ -107,8 +112,10 @@ class SelfPlayCallback(BaseCallback):
             self.snapshots = [*self.snapshots, NumpyPolicy.from_sb3(self.model.policy)]
             self.snapshots = self.snapshots[-self.pool_size :]
             self.training_env.env_method("set_snapshots", self.snapshots)
-        if self.eval_every and self.updates % self.eval_every == 0:
+        evaluating = self.eval_every and self.updates % self.eval_every == 0
+        if evaluating:
             row.update(self.evaluate())
+        if evaluating or (self.log_every and self.updates % self.log_every == 0):
             print(format_row(row), flush=True)
         if self.checkpoint_every and self.updates % self.checkpoint_every == 0:
             self.save_checkpoint()
@@ -180,6 +187,23 @@ class TorchThreads(BaseCallback):
 
     def _on_step(self) -> bool:
         return True
+
+
+class TimeLimit(BaseCallback):
+    """Stops ``learn`` once ``seconds`` have passed since it started (0: never). The rollout
+    under way is dropped (stable-baselines3 ends ``learn`` without its update); the updates done
+    are kept."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__()
+        self.seconds = seconds
+        self._end = 0.0
+
+    def _on_training_start(self) -> None:
+        self._end = time.monotonic() + self.seconds
+
+    def _on_step(self) -> bool:
+        return not self.seconds or time.monotonic() < self._end
 
 
 def format_row(row: dict[str, float]) -> str:

@@ -14,6 +14,7 @@ from agents.games.base import GameSpec
 from agents.games.boon.heuristic import HeuristicParams, choose
 from agents.games.boon.view import View
 from agents.players.policy import NumpyPolicy
+from agents.players.trained import PolicyAgent
 from boon_env.games.boon.encoding import action_mask, encode
 from boon_env.games.boon.rules import Deal, GameConfig, Round, actions_of, round_value
 
@@ -83,19 +84,20 @@ def engine_imitation_data(
     explore: float = 0.05,
     engine_config: dict[str, Any] | None = None,
     tables: int = 256,
+    teacher: NumpyPolicy | None = None,
 ) -> ImitationData:
     """:func:`imitation_data` for a game played on its batch engine (B.O.N, BOYN): at least
-    ``rounds`` rounds of ``tables`` tables with ``game``'s heuristic in every seat (acting for
-    all of them in one ``act_batch`` call a step), each decision's return its seat's round value
-    in the arena's unit times ``game.reward_scale`` (the training reward). Only finished rounds
-    are kept; every table plays at least 8 of them, so the rounds cut off at the end (the long
-    ones, more often) are few."""
+    ``rounds`` rounds of ``tables`` tables with ``game``'s heuristic (or the ``teacher`` policy,
+    greedy) in every seat, acting for all of them in one batch call a step, each decision's
+    return its seat's round value in the arena's unit times ``game.reward_scale`` (the training
+    reward). Only finished rounds are kept; every table plays at least 8 of them, so the rounds
+    cut off at the end (the long ones, more often) are few."""
     tables = max(1, min(tables, rounds // 8))
     engine = game.env.vector_engine()(
         tables, num_players, seed=seed, observations=False, **(engine_config or {})
     )
     engine.reset()
-    teacher = game.heuristic()
+    actor = game.heuristic() if teacher is None else PolicyAgent(teacher)
     rng = np.random.default_rng(seed)
     rows = np.arange(tables)
     # Every table's decisions of its current round: step, row of that step and seat.
@@ -106,7 +108,7 @@ def engine_imitation_data(
     finished = 0
     while finished < rounds:
         obs, masks, seats = engine.observe(), engine.action_masks(), engine.seat
-        choice = np.asarray(teacher.act_batch(obs, masks, rows), dtype=np.int64)
+        choice = np.asarray(actor.act_batch(obs, masks, rows), dtype=np.int64)
         steps.append((obs, masks, choice))
         # With probability `explore` a seat plays a random legal action instead (the label
         # stays the heuristic's), so the data also covers states the heuristic never reaches.

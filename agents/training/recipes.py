@@ -98,9 +98,7 @@ BOON = Recipe(
     rollouts=_boon_rollouts,
     imitation=_boon_imitation,
     round_charts=boon_charts,
-    options=frozenset(
-        {"shaping", "init_from", "pick_assist_start", "pick_assist_end", "pick_assist_decay"}
-    ),
+    options=frozenset({"shaping", "pick_assist_start", "pick_assist_end", "pick_assist_decay"}),
     pick_assist=True,
     self_table=True,
     summary=_boon_summary,
@@ -140,7 +138,12 @@ def _engine_rollouts(
 
 def _engine_imitation(args: Any, game: GameSpec, teacher: NumpyPolicy | None) -> ImitationData:
     return engine_imitation_data(
-        game, args.num_players, args.bc_rounds, args.seed, engine_config=_env_config(args)
+        game,
+        args.num_players,
+        args.bc_rounds,
+        args.seed,
+        engine_config=_env_config(args),
+        teacher=teacher,
     )
 
 

@@ -6,12 +6,15 @@ slot ``i`` is the learner's seat at table ``i`` of the game's batch engine
 (:meth:`boon_env.games.EnvSpec.vector_engine`: ``VectorBoon``, ``VectorBon``, ``VectorBoyn``):
 
 - each round, the learner sits at a random seat and every other seat draws a player from the
-  opponent pool (``--pool-weights``): a policy snapshot, the game's heuristic or random play;
+  opponent pool (``--pool-weights``): a policy snapshot, the game's heuristic, random play or
+  the frozen player of a spec (``opponent``, :class:`FrozenPlayer`; with the weight
+  ``opponent=1`` it fills every other seat, the tables a best response trains at);
 - :meth:`SelfPlayVecEnv.step_wait` applies the learner's actions at every table at once, then
   lets the other seats act, in batch, until every table is back at a learner decision: random
   seats with one vectorized draw, each snapshot with one numpy forward pass over all the tables
-  where it acts, the heuristic with one ``act_batch`` call (a heuristic without a batch path,
-  ``act`` table by table); a forced move (one legal action) is played without asking anyone;
+  where it acts, the heuristic and a batched spec player with one ``act_batch`` call each (a
+  player without a batch path, ``act`` table by table); a forced move (one legal action) is
+  played without asking anyone;
 - a table whose round ends reports ``done`` with the learner's own round value (the engine's
   reward, the arena's unit) times the game's ``reward_scale``, *whoever* played the last card,
   and the arena's record of the learner's seat in ``info["round"]``; it is dealt its next round
@@ -44,12 +47,14 @@ from stable_baselines3.common.vec_env.base_vec_env import (
 
 from agents.games import game_spec
 from agents.games.base import GameSpec
+from agents.players.base import Agent
 from agents.players.policy import NumpyPolicy
+from agents.specs import make_agent
 
-OPPONENT_KINDS = ("self", "heuristic", "random")
+OPPONENT_KINDS = ("self", "heuristic", "random", "opponent")
 
 # Who plays a seat of a table this round; snapshot k is code k >= 0.
-LEARNER, HEURISTIC, RANDOM = -1, -2, -3
+LEARNER, HEURISTIC, RANDOM, OPPONENT = -1, -2, -3, -4
 _NAMES = {HEURISTIC: "heuristic", RANDOM: "random"}
 
 RoundInfo = Callable[[Any, int], dict[str, Any]]
@@ -82,6 +87,86 @@ def parse_pool_weights(spec: str) -> dict[str, float]:
     return {kind: w / total for kind, w in weights.items() if w > 0}
 
 
+class FrozenPlayer:
+    """The player a spec names (``make_agent``), frozen, in every seat the pool's ``opponent``
+    kind gives it at ``num_envs`` tables of ``num_players``.
+
+    A batched player (``random``, ``heuristic``, ``ppo``, ...: ``act_batch``) is one agent acting
+    at all its tables at once; as in the arena's batched play its seats are told apart as rows
+    ``table * num_players + seat`` of one ``reset_batch``, whose seeded streams run on from
+    round to round (the batched players keep no state but their random streams). Any other
+    player (``search``, ...) is one agent per seat of each table, built when that seat first
+    acts and reset with a fresh seed every round, as the arena resets it; it acts table by
+    table (slow but the same player).
+
+    Raises:
+        ValueError: a bad spec, or a model made for another game or table size (as
+            :func:`~agents.specs.make_agent`).
+    """
+
+    def __init__(self, spec: str, num_envs: int, num_players: int, game: str) -> None:
+        self.spec = spec
+        self.num_players = num_players
+        self._rows = num_envs * num_players
+        self._game = game
+        self._agent = make_agent(spec, num_players=num_players, game=game)
+        self.batched = bool(getattr(self._agent, "batched", False))
+        # A batched player may say it never looks at the observations (random play).
+        self.observes = not self.batched or bool(getattr(self._agent, "observes", True))
+        self._seats: dict[int, Agent] = {}
+
+    def reset(self, rng: np.random.Generator) -> None:
+        """Start afresh from ``rng``: new seeded streams at every seat of every table."""
+        if self.batched:
+            self._agent.reset_batch(_seeds(rng, self._rows).tolist())
+        self._seats.clear()
+
+    def new_rounds(self, tables: np.ndarray, rng: np.random.Generator) -> None:
+        """Reset the one-table agents of ``tables`` for their next round, with fresh seeds."""
+        if not self._seats:
+            return
+        n = self.num_players
+        for row in (tables[:, None] * n + np.arange(n)).ravel().tolist():
+            agent = self._seats.get(row)
+            if agent is not None:
+                agent.reset(int(_seeds(rng, 1)[0]))
+
+    def act(
+        self,
+        observations: np.ndarray | None,
+        masks: np.ndarray,
+        tables: np.ndarray,
+        seats: np.ndarray,
+        rng: np.random.Generator,
+    ) -> np.ndarray:
+        """The player's actions at ``tables``, where it sits at ``seats`` (``observations`` may
+        be ``None`` when it does not look at them)."""
+        rows = tables * self.num_players + seats
+        if self.batched:
+            return np.asarray(self._agent.act_batch(observations, masks, rows), dtype=np.int64)
+        assert observations is not None  # a one-table player is always shown its observation
+        return np.array(
+            [
+                self._seat(row, rng).act(o, m)
+                for row, o, m in zip(rows.tolist(), observations, masks, strict=True)
+            ],
+            dtype=np.int64,
+        )
+
+    def _seat(self, row: int, rng: np.random.Generator) -> Agent:
+        agent = self._seats.get(row)
+        if agent is None:
+            seed = int(_seeds(rng, 1)[0])
+            agent = make_agent(self.spec, seed, self.num_players, self._game)
+            agent.reset(seed)
+            self._seats[row] = agent
+        return agent
+
+
+def _seeds(rng: np.random.Generator, count: int) -> np.ndarray:
+    return rng.integers(2**63, size=count, dtype=np.int64)
+
+
 class SelfPlayVecEnv(VecEnv):
     """The learner's seat at ``num_envs`` tables of ``game``'s batch engine, the other seats
     drawn round by round from an opponent pool (see the module doc).
@@ -96,11 +181,17 @@ class SelfPlayVecEnv(VecEnv):
         num_envs: tables, one learner seat each.
         num_players: seats per table.
         pool_weights: the opponent mix (:func:`parse_pool_weights`).
+        opponent: the spec of the player the pool's ``opponent`` kind seats (needed when that
+            kind has a weight).
         seed: seeds the deals and the seats, players and moves (two independent streams).
         game: the game (a registered name or its spec).
         round_info: how the game's engine record becomes its arena record's ``info["round"]``;
             ``None``: only the value is reported.
         engine_config: keyword settings of the engine (BOYN's ``max_turns``, ...).
+
+    Raises:
+        ValueError: a bad pool, an ``opponent`` weight without a spec, or a spec that does not
+            build (:class:`FrozenPlayer`).
 
     Every table shares the pool and the settings: ``get_attr``, ``set_attr`` and ``env_method``
     act on the whole vector env (``action_masks`` answers per table).
@@ -117,6 +208,7 @@ class SelfPlayVecEnv(VecEnv):
         game: GameSpec | str | None = None,
         round_info: RoundInfo | None = None,
         engine_config: dict[str, Any] | None = None,
+        opponent: str | None = None,
     ) -> None:
         self.game = game if isinstance(game, GameSpec) else game_spec(game)
         super().__init__(
@@ -131,8 +223,13 @@ class SelfPlayVecEnv(VecEnv):
         self.pool_weights = weights
         self._kinds = list(weights)
         self._cumulative = np.cumsum([weights[k] for k in self._kinds])
+        if "opponent" in weights and not opponent:
+            raise ValueError("the pool's opponent kind needs a player spec (opponent=...)")
         self.snapshots: list[NumpyPolicy] = []
         self.heuristic = self.game.heuristic()
+        self.opponent = (
+            FrozenPlayer(opponent, num_envs, num_players, self.game.name) if opponent else None
+        )
         self.round_info = round_info
         engine = self.game.env.vector_engine()
         self.engine = engine(num_envs, num_players, observations=False, **(engine_config or {}))
@@ -265,6 +362,8 @@ class SelfPlayVecEnv(VecEnv):
         # Tables dealt a new round: the learner's seat and the other players, drawn anew.
         self._draw_players(rows)
         self._acted[rows] = False
+        if self.opponent is not None:
+            self.opponent.new_rounds(rows, self._rng)
 
     def _advance(self) -> None:
         # The other seats act, in batch, until every table is at a learner decision.
@@ -290,18 +389,36 @@ class SelfPlayVecEnv(VecEnv):
         engine = self.engine
         actions = engine.random_actions(self._rng)
         legal = engine.legal.reshape(self.num_envs, -1)  # bitmask words (BOYN has two)
-        choice = np.bitwise_count(legal).sum(axis=1) > 1
+        # Counted as unsigned words: numpy counts the bits of a negative int64's absolute
+        # value, so a word with action 63 legal (BOYN's last wild colour) would be miscounted.
+        choice = np.bitwise_count(legal.view(np.uint64)).sum(axis=1) > 1
         rows = np.flatnonzero(moving & choice & (who != RANDOM))
         if not rows.size:
             return actions
-        obs, masks, who = engine.observe(rows), engine.action_masks()[rows], who[rows]
+        masks, who = engine.action_masks()[rows], who[rows]
+        # One observation call for every player that looks (a random opponent does not).
+        looks = (who != OPPONENT) | (self.opponent is not None and self.opponent.observes)
+        if looks.all():
+            obs = engine.observe(rows)
+        else:
+            obs = np.zeros((rows.size, self.game.obs_size), dtype=np.float32)
+            if looks.any():
+                obs[looks] = engine.observe(rows[looks])
         for code in np.unique(who):
             mine = who == code
-            if code == HEURISTIC:
-                actions[rows[mine]] = self._heuristic_actions(obs[mine], masks[mine], rows[mine])
-            else:
-                actions[rows[mine]] = self.snapshots[code].sample(obs[mine], masks[mine], self._rng)
+            actions[rows[mine]] = self._play(int(code), rows[mine], obs[mine], masks[mine])
         return actions
+
+    def _play(self, code: int, rows: np.ndarray, obs: np.ndarray, masks: np.ndarray) -> Any:
+        # The actions of one player (its code) at tables rows.
+        if code == OPPONENT:
+            assert self.opponent is not None  # the code is drawn only with an opponent
+            seats = self.engine.seat[rows]
+            shown = obs if self.opponent.observes else None
+            return self.opponent.act(shown, masks, rows, seats, self._rng)
+        if code == HEURISTIC:
+            return self._heuristic_actions(obs, masks, rows)
+        return self.snapshots[code].sample(obs, masks, self._rng)
 
     def _heuristic_actions(self, obs: np.ndarray, masks: np.ndarray, rows: np.ndarray) -> Any:
         # The heuristics have no state, so one agent serves every table.
@@ -333,6 +450,8 @@ class SelfPlayVecEnv(VecEnv):
         deal_seed, own_seed = np.random.SeedSequence(seed).generate_state(2)
         self._deal_seed = int(deal_seed)
         self._rng = np.random.default_rng(own_seed)
+        if self.opponent is not None:
+            self.opponent.reset(self._rng)
 
     def _start_reset(self) -> None:
         # A reset after seed(s) restarts both streams from s (VecEnv.seed only stores it).
@@ -359,8 +478,10 @@ class SelfPlayVecEnv(VecEnv):
         # "self" is snapshot 0 until drawn among the snapshots; random play while there is none.
         if kind == "self":
             return 0 if self.snapshots else RANDOM
-        return HEURISTIC if kind == "heuristic" else RANDOM
+        return {"heuristic": HEURISTIC, "opponent": OPPONENT}.get(kind, RANDOM)
 
     def _opponents(self, row: int) -> list[str]:
-        # The names of the players at the learner's table, for info["round"].
-        return [_NAMES.get(int(c), "self") for c in self.players[row] if c != LEARNER]
+        # The names of the players at the learner's table, for info["round"]: the spec of the
+        # opponent kind's player.
+        names = {**_NAMES, OPPONENT: self.opponent.spec if self.opponent else "opponent"}
+        return [names.get(int(c), "self") for c in self.players[row] if c != LEARNER]

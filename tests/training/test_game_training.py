@@ -223,6 +223,15 @@ def test_imitation_data_records_the_heuristics_legal_choices(game: str) -> None:
         assert np.abs(data.returns).max() > 0
 
 
+@pytest.mark.parametrize("game", TABLE_GAMES)
+def test_imitation_data_of_a_teacher_records_its_greedy_choices(game: str) -> None:
+    spec, teacher = training_game(game), _random_policy(game)
+    data = engine_imitation_data(spec, 4, 10, seed=1, explore=0.0, tables=8, teacher=teacher)
+    assert data.masks[np.arange(len(data.actions)), data.actions].all(), "only legal labels"
+    for row in range(0, len(data.actions), 23):
+        assert teacher.greedy(data.observations[row], data.masks[row]) == data.actions[row]
+
+
 # ----------------------------------------------------------------------------- model files
 @pytest.mark.parametrize("game", TABLE_GAMES)
 def test_a_model_file_records_its_game_and_refuses_another(tmp_path: Path, game: str) -> None:
@@ -289,8 +298,25 @@ def test_train_game_runs_and_its_model_plays_in_the_arena(tmp_path: Path, game: 
     assert run_arena(specs, deals=1, game=game).results[0].agent == f"ppo:{model}"
 
 
+@pytest.mark.parametrize("game", TABLE_GAMES)
+def test_init_from_fine_tunes_a_model_of_the_game(tmp_path: Path, game: str) -> None:
+    player = save_policy(tmp_path / "start", _random_policy(game), 4, {"note": "test"}, game)
+    runs = tmp_path / "runs"
+    argv = [sys.executable, str(ROOT / "train.py"), "--game", game, *TINY, "--net-arch", "16",
+            "--runs-dir", str(runs), "--total-timesteps", "128", "--arena-deals", "0",
+            "--init-from", str(player), "--learning-rate", "0"]  # fmt: skip
+    result = subprocess.run(argv, cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "critic fitted on" in result.stdout
+    (model,) = runs.glob("*/model.npz")
+    before, after = load_policy(player, 4, game)[0], load_policy(model, 4, game)[0]
+    # With a zero learning rate PPO changes nothing: the saved actor is the one loaded.
+    for a, b in zip(before.weights + before.biases, after.weights + after.biases, strict=True):
+        np.testing.assert_array_equal(a, b)
+
+
 @pytest.mark.parametrize(
-    "flags", [["--num-players", "6"], ["--max-turns", "9"], ["--init-from", "boon.npz"]]
+    "flags", [["--num-players", "6"], ["--max-turns", "9"], ["--shaping", "0.5"]]
 )
 def test_train_refuses_a_table_size_or_flag_the_game_does_not_have(flags: list[str]) -> None:
     argv = [sys.executable, str(ROOT / "train.py"), "--game", "bon", *flags]

@@ -164,7 +164,7 @@ def test_help_lists_every_flag_with_help() -> None:
     )
     assert result.returncode == 0
     # tyro takes each flag's help from the docstring under its field: every field has one.
-    tree = ast.parse((ROOT / "train.py").read_text())
+    tree = ast.parse((ROOT / "agents" / "training" / "trainer.py").read_text())
     (args,) = [n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Args"]
     body = args.body
     fields = [

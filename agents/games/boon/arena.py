@@ -13,6 +13,16 @@ deals are played on the vector engine (:class:`boon_env.games.boon.vector.Vector
 every (deal, rotation) one table, each agent choosing for all the tables where it is to act in
 one call. The deals, dealers and per-round agent seeds are the same, and so are the results,
 round by round (the tests check it).
+
+**Variance reduction** (``--variance-reduction``, :mod:`agents.eval.variance`). A round's
+opening is its pick decisions: the first ``n`` actions always name the picker (or make the
+round a Leaster), and who picks which cards decides most of a round's value; which of them
+an agent picks where another would pass is much of what tells two agents apart on a deal.
+:func:`seat_features` describes the picker's cards (its hand and the Boon, which also fix
+what the defenders hold) and where the picker and the seat sit, once for the picker's own
+seat and once for a defender's, signed and scaled as the round's value is (the picker wins or
+pays ``n - 1`` times what each defender pays or wins), so that a linear fit reads them as the
+picker's expected result.
 """
 
 from __future__ import annotations
@@ -23,13 +33,24 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from agents.games.base import ArenaGame, PlayedRound, agent_seed, pooled, result_json
+from agents.games.base import (
+    ArenaBaseline,
+    ArenaGame,
+    PlayedRound,
+    agent_seed,
+    pooled,
+    result_json,
+)
 from boon_env import boon_v0
 from boon_env.games.boon.rules import (
+    GOLD_MASK,
+    NUM_CARDS,
+    PICK,
     PLAYER_COUNTS,
     Deal,
     GameConfig,
     cards_of,
+    mask_of,
     picker_won,
     replay,
     settle,
@@ -147,12 +168,18 @@ def deal_options(deal: Deal, dealer: int) -> dict[str, Any]:
 
 
 def play_deals_batched(
-    agents: Sequence[Any], seed: int, first: int, stop: int, full: bool = False
+    agents: Sequence[Any],
+    seed: int,
+    first: int,
+    stop: int,
+    full: bool = False,
+    opening: int | None = None,
 ) -> list[list[PlayedRound]]:
     """:func:`play_deals` on the vector engine, for agents that are all ``batched``: every
     (deal, rotation) is a table, and at each step every agent acts at once at all the tables
     where one of its seats is to act. Same rounds, same results; ``full`` builds the whole
     ``info["round"]`` (replaying each round on the rules engine), else only the engine's keys.
+    With ``opening``, every round stops after its first ``opening`` actions (``info`` ``{}``).
 
     An agent object may sit in several slots (one call for all of them): its rounds are told
     apart as rows ``table * n + slot`` of :meth:`~agents.players.base.BatchAgent.reset_batch`.
@@ -175,7 +202,7 @@ def play_deals_batched(
     ended_at = np.zeros(tables, dtype=np.int64)
     history: list[np.ndarray] = []
     records: dict[str, np.ndarray] = {}
-    while playing.any():
+    while playing.any() and len(history) != opening:
         # Finished tables have been dealt a next round; they play on with filler moves.
         actions = np.argmax(mask != 0, axis=1)  # (argmax is much faster on bools)
         slot_of = (seat - rotation) % n
@@ -194,12 +221,16 @@ def play_deals_batched(
                 records.setdefault(name, column)[ended] = column[ended]
             ended_at[ended] = len(history)
             playing[ended] = False
-    moves = np.stack(history, axis=1)
-    infos = (
-        [_full_info(config, options[t // n], moves[t, : ended_at[t]]) for t in range(tables)]
-        if full
-        else _engine_infos(config, records)
-    )
+    moves = np.stack(history, axis=1) if history else np.zeros((tables, 0), dtype=np.int64)
+    if opening is not None:
+        ended_at[playing] = len(history)
+        infos: list[dict[str, Any]] = [{} for _ in range(tables)]
+    elif full:
+        infos = [
+            _full_info(config, options[t // n], moves[t, : ended_at[t]]) for t in range(tables)
+        ]
+    else:
+        infos = _engine_infos(config, records)
     slots = [[(s - r) % n for s in range(n)] for r in range(n)]  # per rotation
     played: list[list[PlayedRound]] = [[] for _ in options]
     rows = zip(infos, moves.tolist(), ended_at.tolist(), strict=True)
@@ -260,6 +291,46 @@ def _full_info(config: GameConfig, option: dict[str, Any], actions: np.ndarray) 
     return boon_v0.round_info(state, settle(state, holdings))
 
 
+# ---------------------------------------------------------------------- variance reduction
+def opening_length(num_players: int) -> int:
+    """The actions a round's features read: the pick decisions, at most one per seat."""
+    return num_players
+
+
+_GOLD_COUNTS = 13  # gold cards the picker holds with the Boon, 0 .. 12 (more pooled with 12)
+
+
+def seat_features(options: dict[str, Any], actions: Sequence[int], seat: int) -> np.ndarray:
+    """The features of ``seat``'s round dealt by ``options`` whose first actions are
+    ``actions`` (the pick decisions; see the module docstring): the picker's cards, their
+    gold count, the picker's place in the pick order and the seat's place after the picker,
+    in the block of the seat's role (picker or defender), times the seat's share of the
+    round's value (``n - 1`` for the picker, ``-1`` for a defender); a Leaster is a last
+    feature of 1 alone."""
+    hands = options["deal"]["hands"]
+    n = len(hands)
+    width = NUM_CARDS + 1 + 2 * n + _GOLD_COUNTS
+    features = np.zeros(2 * width + 1)
+    if PICK not in actions[:n]:
+        features[-1] = 1.0  # every seat passed: a Leaster
+        return features
+    place = list(actions[:n]).index(PICK)  # the picker's place in the pick order
+    picker = (options["dealer"] + 1 + place) % n
+    cards = mask_of([*hands[picker], *options["deal"]["boon"]])
+    describe = np.zeros(width)
+    describe[list(cards_of(cards))] = 1.0
+    describe[NUM_CARDS] = 1.0
+    describe[NUM_CARDS + 1 + place] = 1.0
+    describe[NUM_CARDS + 1 + n + (seat - picker) % n] = 1.0
+    golds = min(bin(cards & GOLD_MASK).count("1"), _GOLD_COUNTS - 1)
+    describe[NUM_CARDS + 1 + 2 * n + golds] = 1.0
+    if seat == picker:
+        features[:width] = (n - 1) * describe
+    else:
+        features[width : 2 * width] = -describe
+    return features
+
+
 BOON = ArenaGame(
     "boon",
     boon_v0.raw_env,
@@ -268,4 +339,5 @@ BOON = ArenaGame(
     summarize,
     player_counts=PLAYER_COUNTS,
     play_batched=play_deals_batched,
+    baseline=ArenaBaseline(opening_length, seat_features),
 )

@@ -1,4 +1,5 @@
-"""High Card's registry entry: its players, arena records and bench loop."""
+"""High Card's registry entry: its players, arena records, variance-reduction features and
+bench loop."""
 
 from __future__ import annotations
 
@@ -8,12 +9,26 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from agents.games.base import ArenaGame, GameSpec, PlayedRound, RulesPlay, pooled, result_json
+from agents.games.base import (
+    ArenaBaseline,
+    ArenaGame,
+    GameSpec,
+    PlayedRound,
+    RulesPlay,
+    pooled,
+    result_json,
+)
 from agents.players.base import Agent, PlayerRequest
 from agents.players.builders import random_player
 from boon_env.games import EnvSpec
 from tests.helpers.toy import env
-from tests.helpers.toy.rules import PLAYER_COUNTS, Game, GameConfig, new_game, random_hands
+from tests.helpers.toy.rules import (
+    PLAYER_COUNTS,
+    Game,
+    GameConfig,
+    new_game,
+    random_hands,
+)
 
 
 class HighestCard:
@@ -80,6 +95,24 @@ def summarize(specs: Sequence[str], per_deal: Sequence[Sequence[Record]]) -> lis
     return [Result(spec, m, (m - h, m + h)) for spec, m, h, _ in pooled(specs, per_deal)]
 
 
+def opening(num_players: int) -> int:
+    """The features read the first trick."""
+    return num_players
+
+
+def seat_features(options: dict[str, Any], actions: Sequence[int], seat: int) -> np.ndarray:
+    """Whether the seat won the first trick and whether it holds the highest card left after
+    it (which takes the second, last trick): the round's result, read off its opening."""
+    hands = options["deal"]["hands"]
+    n = len(hands)
+    leader = options["leader"]
+    played = {(leader + k) % n: card for k, card in enumerate(actions[:n])}
+    left = {s: max(set(hand) - {played[s]}) for s, hand in enumerate(hands)}
+    return np.array(
+        [played[seat] == max(played.values()), left[seat] == max(left.values())], dtype=float
+    )
+
+
 def new_round(num_players: int, index: int, rng: np.random.Generator) -> Game:
     """A game of random cards (one round is the game), the lead passing left."""
     return new_game(GameConfig(num_players), random_hands(num_players, rng), index % num_players)
@@ -87,7 +120,15 @@ def new_round(num_players: int, index: int, rng: np.random.Generator) -> Game:
 
 TOY = GameSpec(
     env=EnvSpec("toy", "High Card", "tests.helpers.toy", vector=None),
-    arena=ArenaGame("toy", env.raw_env, deal_options, records, summarize, PLAYER_COUNTS),
+    arena=ArenaGame(
+        "toy",
+        env.raw_env,
+        deal_options,
+        records,
+        summarize,
+        PLAYER_COUNTS,
+        baseline=ArenaBaseline(opening, seat_features),
+    ),
     players={"random": random_player, "heuristic": heuristic_player},
     heuristic=HighestCard,
     terminal=None,

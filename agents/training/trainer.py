@@ -1,0 +1,462 @@
+"""The trainer of ``train.py``: MaskablePPO by self-play for any game with a training recipe,
+then an evaluation in the arena. ``train.py`` is its command line; ``boon exploit`` trains its
+best responses with it (:mod:`agents.training.exploit`).
+
+One policy plays every seat (observations use relative seats) and every decision of the game
+(Boon: pick or pass, discard, card play); the action mask of each phase routes them. Every
+decision of the learner is a training sample; the reward is its round value (the arena's unit,
+times the game's ``reward_scale``) when the round ends. The other seats are filled per round from
+the opponent pool (fictitious self-play): earlier snapshots of the policy, the heuristic, random
+play, and ``--opponent SPEC``, any frozen player a spec names (:mod:`agents.training.selfplay`).
+Each game's recipe (:mod:`agents.training.recipes`) says what differs: defaults, tables,
+imitation warm start, statistics.
+
+:func:`train` reads top to bottom: the tables, the learner (new, warm-started or resumed), the
+self-play callback, ``learn``, the model files, the arena. See ``docs/training.md``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+
+import numpy as np
+import torch
+from sb3_contrib import MaskablePPO
+
+from agents.games import GAMES, game_names, game_spec
+from agents.games.base import GameSpec
+from agents.players.policy import ModelFileError, NumpyPolicy, load_policy, save_policy
+from agents.specs import make_agent
+from agents.training.callbacks import (
+    SelfPlayCallback,
+    TimeLimit,
+    TorchThreads,
+    load_model,
+    load_pool,
+    pool_path,
+)
+from agents.training.imitation import behaviour_clone
+from agents.training.parallel import ParallelVecEnv
+from agents.training.recipes import Recipe, recipe_of
+from agents.training.selfplay import parse_pool_weights
+
+# The default run uses two cores where there are two: the tables split between two processes,
+# and the PPO update on two torch threads (docs/training.md, "Throughput").
+_TWO_CORES = min(2, os.cpu_count() or 1)
+
+
+@dataclass
+class Args:
+    """Train a player by self-play (every field is a ``--flag``; ``--help`` lists them)."""
+
+    game: str = game_names()[0]
+    """The game (a registered game: boon, bon or boyn); it chooses the other flags' defaults."""
+
+    exp_name: str = "boon_ppo"
+    """Name of the experiment (prefix of the run name)."""
+
+    seed: int = 1
+    """Seed of everything: deals, seats, opponent draws, network init."""
+
+    num_players: int = 4
+    """Players at the table: 3, 4 or 5 (BOYN: 2 to 6)."""
+
+    max_turns: int = 0
+    """BOYN: turns after which a training round is cut short, worth 0 to every seat (0: the
+    env's default, 1,000)."""
+
+    total_timesteps: int = 6_000_000
+    """Learner decisions to train for in all (a resumed run counts its past ones)."""
+
+    max_seconds: float = 0.0
+    """Stop PPO after this many seconds of learning, if --total-timesteps is not reached
+    first (0: no limit; the warm start and the arena come on top). The rollout under way
+    is dropped; the updates done are kept."""
+
+    num_tables: int = 1024
+    """Tables of the batched engine played at once, one learner seat each (the vector env's
+    slots)."""
+
+    n_steps: int = 16
+    """Decisions per table per rollout (one PPO update each): 16 x 1024 = 16,384."""
+
+    batch_size: int = 1024
+    """Minibatch size of the PPO update."""
+
+    n_epochs: int = 1
+    """Passes over each rollout in the PPO update."""
+
+    learning_rate: float = 2e-4
+    """Adam learning rate (low: PPO refines the warm start)."""
+
+    gamma: float = 1.0
+    """Discount; rounds are short and only the last step pays."""
+
+    gae_lambda: float = 0.95
+    """GAE lambda."""
+
+    clip_range: float = 0.2
+    """PPO clipping."""
+
+    ent_coef: float = 0.003
+    """Entropy bonus (also keeps pick/pass exploring)."""
+
+    vf_coef: float = 0.5
+    """Value-loss weight."""
+
+    max_grad_norm: float = 0.5
+    """Gradient clipping."""
+
+    net_arch: str = "128,128"
+    """Hidden layer sizes of the actor and of the critic."""
+
+    pool_weights: str = "self=0.3,heuristic=0.5,random=0.2"
+    """Opponent mix, drawn per seat per round: self (a policy snapshot), heuristic, random,
+    opponent (the --opponent player)."""
+
+    opponent: str = ""
+    """A player spec (random, heuristic[:...], ppo[:PATH], search, ...) that the pool's
+    opponent kind seats, frozen; with --pool-weights opponent=1 it fills every other seat
+    and the run trains a best response to it (what boon exploit does)."""
+
+    snapshot_every: int = 5
+    """Add the current policy to the pool every this many updates."""
+
+    pool_size: int = 5
+    """Policy snapshots kept in the pool (the most recent)."""
+
+    shaping: float = 0.0
+    """Boon: optional shaping, reward += shaping * (my side's point share - 1/2) in picker
+    rounds."""
+
+    bc_rounds: int = 4000
+    """Imitation warm start: rounds of heuristic tables whose decisions the fresh policy (and its
+    critic) are fitted to before PPO (0: start from scratch)
+    """
+
+    bc_epochs: int = 2
+    """Passes over the imitation data."""
+
+    init_from: str = ""
+    """A player file of the game (``.npz``, layers matching --net-arch) to fine-tune: the actor
+    starts as that player, and instead of the imitation warm start the critic alone is fitted to
+    that player's own play over --bc-rounds rounds."""
+
+    pick_assist_start: float = 0.0
+    """Boon: share of rounds whose learner pick decision the heuristic makes at the start (anti-
+    collapse: the policy learns picker play before its own pick decisions are trained;
+    assisted decisions are not training samples)
+    """
+
+    pick_assist_end: float = 0.0
+    """Boon: share of assisted pick decisions after the decay."""
+
+    pick_assist_decay: float = 0.4
+    """Boon: fraction of total_timesteps over which the assist share falls linearly."""
+
+    eval_every: int = 10
+    """Duplicate-arena evaluation every this many updates (0: never)."""
+
+    log_every: int = 0
+    """Print the update's statistics line every this many updates (0: only with the
+    evaluations)."""
+
+    eval_deals: int = 200
+    """Deals per quick evaluation."""
+
+    checkpoint_every: int = 10
+    """Save a checkpoint every this many updates (0: never)."""
+
+    resume: str = ""
+    """Checkpoint .zip to continue training from (its pool too, if saved); it is unpickled,
+    so resume only from your own runs."""
+
+    runs_dir: str = "runs"
+    """Where runs (TensorBoard logs, checkpoints, model) are written."""
+
+    model_path: str = ""
+    """Where to save the final model, as NAME.npz + NAME.json (the pickle-free player) and
+    NAME.zip (the whole learner, to resume from); default: runs/<run>/model."""
+
+    arena_deals: int = 500
+    """Deals of the final arena evaluation per opponent (0: skip)."""
+
+    arena_opponents: str = "random,heuristic"
+    """Opponents of the final arena evaluation."""
+
+    arena_workers: int = 2
+    """Processes playing the final arena evaluation."""
+
+    progress_bar: bool = True
+    """Show a progress bar."""
+
+    torch_threads: int = 1
+    """Torch threads of the learner process while it plays (its forward passes)."""
+
+    update_threads: int = _TWO_CORES
+    """Torch threads of the PPO update (the rollout workers wait for it)."""
+
+    rollout_workers: int = _TWO_CORES
+    """Processes that step the tables, this one included: each plays its share of
+    --num-tables, in parallel (1: every table in this process)."""
+
+
+def game_defaults(game: str) -> Args:
+    """The default arguments of ``game``: :class:`Args`, with its recipe's defaults over them.
+
+    Raises:
+        ValueError: an unknown game, or one train.py has no recipe for.
+    """
+    recipe = recipe_of(game_spec(game))
+    return replace(Args(), game=game, **recipe.defaults)  # type: ignore[arg-type]
+
+
+def check_args(args: Args) -> None:
+    """Refuse flag values that cannot work, before any worker starts.
+
+    Raises:
+        ValueError: naming the flag and what is wrong with it.
+    """
+    game = game_spec(args.game)
+    counts = game.player_counts
+    if args.num_players not in counts:
+        raise ValueError(
+            f"--num-players of {args.game} must be one of {counts}, got {args.num_players}"
+        )
+    _check_game_options(args, recipe_of(game))
+    if args.max_turns < 0:
+        raise ValueError(f"--max-turns is a turn limit >= 1 (or 0), got {args.max_turns}")
+    _check_opponent(args)
+    for flag, count in (("--max-seconds", args.max_seconds), ("--log-every", args.log_every)):
+        if count < 0:
+            raise ValueError(f"{flag} must be >= 0, got {count}")
+    for flag, threads in (
+        ("--torch-threads", args.torch_threads),
+        ("--update-threads", args.update_threads),
+    ):
+        if threads < 1:
+            raise ValueError(f"{flag} must be >= 1, got {threads}")
+    if not 1 <= args.rollout_workers <= args.num_tables:
+        raise ValueError(
+            f"--rollout-workers must be between 1 and --num-tables ({args.num_tables}), "
+            f"got {args.rollout_workers}"
+        )
+    if not all(part.strip().isdigit() for part in args.net_arch.split(",")):
+        raise ValueError(f"--net-arch must be layer sizes like 256,256, got {args.net_arch!r}")
+    if args.resume and not Path(args.resume).is_file():
+        raise ModelFileError(f"--resume: no model file at {args.resume}")
+    if args.init_from:
+        if args.resume:
+            raise ValueError("--init-from starts a new run; it cannot be combined with --resume")
+        layers = load_policy(args.init_from, args.num_players, args.game)[0].layers[1:-1]
+        if layers != [int(h) for h in args.net_arch.split(",")]:
+            raise ModelFileError(
+                f"--init-from {args.init_from} has hidden layers {layers}, --net-arch is "
+                f"{args.net_arch}"
+            )
+
+
+def _check_opponent(args: Args) -> None:
+    # The opponent kind and the --opponent player go together; the spec must build.
+    weights = parse_pool_weights(args.pool_weights)
+    if "opponent" in weights and not args.opponent:
+        raise ValueError("--pool-weights has an opponent weight: name the player with --opponent")
+    if args.opponent:
+        if "opponent" not in weights:
+            raise ValueError(
+                f"--opponent {args.opponent} sits only where --pool-weights gives opponent a "
+                "weight (e.g. --pool-weights opponent=1)"
+            )
+        make_agent(args.opponent, num_players=args.num_players, game=args.game)
+
+
+def _check_game_options(args: Args, recipe: Recipe) -> None:
+    # A flag that only another game takes must keep its default here.
+    defaults = Args()
+    recipes = {name: recipe_of(spec) for name, spec in GAMES.items() if spec.training}
+    for option in sorted(set().union(*(r.options for r in recipes.values())) - recipe.options):
+        if getattr(args, option) != getattr(defaults, option):
+            takes = ", ".join(name for name, r in recipes.items() if option in r.options)
+            flag = "--" + option.replace("_", "-")
+            raise ValueError(f"{flag} is a flag of {takes}, not of {args.game}")
+
+
+def train(args: Args) -> Path:
+    """Train, save the model and print the arena table; returns the player's ``.npz`` path.
+
+    Call :func:`check_args` first: ``train`` assumes sound arguments.
+    """
+    game: GameSpec = game_spec(args.game)
+    recipe = recipe_of(game)
+    run_name = f"{args.exp_name}_{args.num_players}p_s{args.seed}_{int(time.time())}"
+    run_dir = Path(args.runs_dir) / run_name
+    run_dir.mkdir(parents=True, exist_ok=True)
+    (run_dir / "args.json").write_text(json.dumps(asdict(args), indent=2))
+    torch.set_num_threads(args.torch_threads)
+    # Pure speed, the same training: tiny (denormal) floats are computed as 0 instead of in
+    # slow microcode, and the action distributions SB3 builds for every batch skip their
+    # argument checks (each measured at 5-7% of the PPO update).
+    torch.set_flush_denormal(True)
+    torch.distributions.Distribution.set_default_validate_args(False)
+    torch.manual_seed(args.seed)
+    np.random.seed(args.seed)  # SB3 reads the global generator in places; the env never does
+
+    # The learner's seats at the game's tables (its recipe says which).
+    tables = {
+        "num_envs": args.num_tables,
+        "num_players": args.num_players,
+        "pool_weights": args.pool_weights,
+        "opponent": args.opponent or None,
+        "seed": args.seed,
+    }
+    make, settings = recipe.rollouts(args, game)
+    if args.rollout_workers > 1:
+        envs = ParallelVecEnv(make, **tables, **settings, parts=args.rollout_workers)
+    else:
+        envs = make(**tables, **settings)
+
+    # The agent: MaskablePPO with separate actor and critic MLPs, or a checkpoint resumed.
+    snapshots = []
+    if args.resume:
+        try:
+            model = load_model(Path(args.resume), envs)
+        except ModelFileError:
+            envs.close()
+            raise
+        snapshots = load_pool(pool_path(Path(args.resume)), args.num_players, game.name)
+        model.tensorboard_log = str(run_dir)
+    else:
+        hidden = [int(h) for h in args.net_arch.split(",")]
+        model = MaskablePPO(
+            "MlpPolicy",
+            envs,
+            learning_rate=args.learning_rate,
+            n_steps=args.n_steps,
+            batch_size=args.batch_size,
+            n_epochs=args.n_epochs,
+            gamma=args.gamma,
+            gae_lambda=args.gae_lambda,
+            clip_range=args.clip_range,
+            ent_coef=args.ent_coef,
+            vf_coef=args.vf_coef,
+            max_grad_norm=args.max_grad_norm,
+            policy_kwargs={"net_arch": {"pi": hidden, "vf": hidden}},
+            tensorboard_log=str(run_dir),
+            seed=args.seed,
+            device="cpu",
+            verbose=0,
+        )
+        if args.init_from:
+            # Fine-tuning: the actor is the given player; its critic learns that player's
+            # values first, so the first PPO updates do not follow a random critic's advantages.
+            teacher = load_policy(args.init_from, args.num_players, args.game)[0]
+            teacher.copy_to_sb3(model.policy)
+            torch.set_num_threads(max(args.torch_threads, 2))
+            data = recipe.imitation(args, game, teacher)
+            stats = behaviour_clone(model, data, args.bc_epochs, seed=args.seed, fit_actor=False)
+            print(f"critic fitted on {len(data.actions)} decisions: {stats}", flush=True)
+            torch.set_num_threads(args.torch_threads)
+        elif args.bc_rounds:
+            # Imitation warm start: PPO then improves on the heuristic instead of first
+            # rediscovering how to follow suit, and (Boon) picker play is competent from the
+            # start, so picking is never punished into the all-pass collapse.
+            torch.set_num_threads(max(args.torch_threads, 2))
+            data = recipe.imitation(args, game, None)
+            stats = behaviour_clone(model, data, args.bc_epochs, seed=args.seed)
+            print(f"imitation warm start on {len(data.actions)} decisions: {stats}", flush=True)
+            torch.set_num_threads(args.torch_threads)
+
+    # Self-play bookkeeping: round statistics, snapshot pool, quick evals, checkpoints.
+    callback = SelfPlayCallback(
+        num_players=args.num_players,
+        snapshot_every=args.snapshot_every,
+        pool_size=args.pool_size,
+        eval_every=args.eval_every,
+        eval_deals=args.eval_deals,
+        log_every=args.log_every,
+        checkpoint_every=args.checkpoint_every,
+        checkpoint_dir=run_dir / "checkpoints",
+        seed=args.seed,
+        snapshots=snapshots,
+        pick_assist=(
+            args.pick_assist_start,
+            args.pick_assist_end,
+            int(args.pick_assist_decay * args.total_timesteps),
+        ),
+        game=game,
+    )
+    remaining = max(args.total_timesteps - model.num_timesteps, 0)
+    start, cpu_start = time.time(), time.process_time()
+    model.learn(
+        total_timesteps=remaining,
+        callback=[
+            callback,
+            TorchThreads(args.torch_threads, args.update_threads),
+            TimeLimit(args.max_seconds),
+        ],
+        tb_log_name="tensorboard",
+        reset_num_timesteps=not args.resume,
+        progress_bar=args.progress_bar,
+    )
+    wall, cpu = time.time() - start, time.process_time() - cpu_start
+    # The decisions the PPO updates learned from: a rollout that --max-seconds cut short is
+    # counted by SB3 (and by a resumed run) but was never trained on.
+    trained = callback.updates * args.n_steps * args.num_tables
+    envs.close()
+
+    # The player: the actor in the pickle-free format; the whole learner beside it to resume.
+    stem = Path(args.model_path) if args.model_path else run_dir / "model"
+    stem.parent.mkdir(parents=True, exist_ok=True)
+    model.save(stem.with_name(stem.name + ".zip"))
+    policy = NumpyPolicy.from_sb3(model.policy)
+    last = callback.history[-1] if callback.history else {}
+    summary = {
+        "command": "python train.py " + " ".join(_flags(args)),
+        "seed": args.seed,
+        "learner_decisions": int(model.num_timesteps),
+        "trained_decisions_this_run": trained,
+        "wall_time_s": round(wall, 1),
+        "decisions_per_second": round(trained / wall, 1) if wall else None,
+        # CPU seconds of this process (all its threads) in learn: on a shared machine the
+        # decisions per CPU second vary less with the other processes' load than the wall rate
+        "cpu_time_s": round(cpu, 1),
+    }
+    summary.update(recipe.summary(last))
+    player = save_policy(stem, policy, args.num_players, summary, game.name)
+    print(json.dumps(summary, indent=2))
+    print(f"model saved to {player}  (use it as ppo:{player})")
+
+    # Evaluation in the duplicate arena against the hand-written opponents.
+    if args.arena_deals:
+        from agents.eval.arena import run_arena  # only needed at the end
+
+        summary["arena"] = {}
+        for opponent in filter(None, (o.strip() for o in args.arena_opponents.split(","))):
+            specs = [f"ppo:{player}"] + [opponent] * (args.num_players - 1)
+            report = run_arena(
+                specs, args.arena_deals, seed=args.seed, workers=args.arena_workers, game=game.name
+            )
+            summary["arena"][opponent] = report.to_json()
+            print(report.table(), flush=True)
+        save_policy(stem, policy, args.num_players, summary, game.name)  # with the arena
+    (run_dir / "summary.json").write_text(json.dumps(summary, indent=2))
+    return player
+
+
+def _flags(args: Args) -> list[str]:
+    # The flags that differ from the game's defaults, as they would be typed (--game first).
+    defaults = game_defaults(args.game)
+    flags = [] if args.game == game_names()[0] else [f"--game {args.game}"]
+    for key, value in asdict(args).items():
+        if key == "game" or getattr(defaults, key) == value:
+            continue
+        flag = "--" + key.replace("_", "-")
+        if isinstance(value, bool):
+            flags.append(flag if value else "--no-" + flag[2:])
+        else:
+            flags.append(f"{flag} {value}")
+    return flags

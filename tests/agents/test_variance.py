@@ -1,0 +1,347 @@
+"""Variance reduction (``--variance-reduction``): the cross-fitted control-variate estimate is
+unbiased, its interval honest, and the arena, tournament and compare use it alike."""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from agents.cli.commands import main
+from agents.eval.arena import play_deals, reference_features, run_arena
+from agents.eval.compare import compare_runs
+from agents.eval.tournament import run_tournament
+from agents.eval.variance import (
+    FOLDS,
+    Reduction,
+    check_sizes,
+    control_variates,
+    estimate,
+    reference_seed,
+)
+from agents.games import register, unregister
+from agents.games.boon.arena import (
+    boon_deal_options,
+    deal_options,
+    opening_length,
+    play_deals_batched,
+    seat_features,
+)
+from agents.specs import make_agent
+from boon_env.core.bits import bits_of
+from boon_env.games.boon.rules import PASS, PICK, Deal, GameConfig, parse_cards
+from tests.helpers.toy.rules import Round
+from tests.helpers.toy.spec import TOY
+
+
+@pytest.fixture
+def toy() -> Iterator[str]:
+    register(TOY)
+    yield TOY.name
+    unregister(TOY.name)
+
+
+# ------------------------------------------------------------------------------- the estimate
+def _nonlinear_sample(rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Values whose mean is 1 (``z0^2`` plus noise that grows with ``|z0|``), and features
+    that predict them only in part (linear and absolute terms of ``z``)."""
+    z = rng.standard_normal((n, 3))
+    values = z[:, 0] ** 2 + 2 * z[:, 0] * rng.standard_normal(n)
+    return values, np.hstack([z, np.abs(z)])
+
+
+def test_cross_fitting_is_unbiased_where_fitting_on_the_same_deals_is_not() -> None:
+    rng = np.random.default_rng(0)
+    crossed, in_sample, covered = [], [], 0
+    for _ in range(2000):
+        values, features = _nonlinear_sample(rng, 30)
+        _, reference = _nonlinear_sample(rng, 400)
+        mean, half = control_variates(values, features, reference).estimate()
+        crossed.append(mean)
+        covered += abs(mean - 1.0) < half
+        # A ridge control variate whose coefficients are fitted on the very deals it corrects.
+        centred = features - features.mean(axis=0)
+        gram = centred.T @ centred + 5.0 * np.eye(features.shape[1])
+        slopes = np.linalg.solve(gram, centred.T @ (values - values.mean()))
+        in_sample.append(np.mean(values - features @ slopes) + np.mean(reference @ slopes))
+    for estimates, biased in ((crossed, False), (in_sample, True)):
+        error = np.mean(estimates) - 1.0
+        standard_error = np.std(estimates) / np.sqrt(len(estimates))
+        assert bool(abs(error) > 4 * standard_error) == biased, (error, standard_error)
+    assert 0.88 < covered / 2000 < 0.99  # 95% asymptotically; 30 deals and a normal quantile
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    scale=st.floats(0.01, 100.0) | st.floats(-100.0, -0.01),
+    shift=st.floats(-100.0, 100.0),
+)
+def test_the_estimate_moves_with_the_values(seed: int, scale: float, shift: float) -> None:
+    # Affine in the values: the penalty chosen and the coefficients scale with them.
+    rng = np.random.default_rng(seed)
+    values, features = _nonlinear_sample(rng, 30)
+    _, reference = _nonlinear_sample(rng, 50)
+    mean, half = control_variates(values, features, reference).estimate()
+    moved, moved_half = control_variates(scale * values + shift, features, reference).estimate()
+    assert moved == pytest.approx(scale * mean + shift, rel=1e-6, abs=1e-6)
+    assert moved_half == pytest.approx(abs(scale) * half, rel=1e-6, abs=1e-9)
+
+
+def test_features_that_predict_nothing_leave_the_plain_estimate() -> None:
+    values = np.random.default_rng(1).standard_normal(40)
+    constant = control_variates(values, np.ones((40, 3)), np.ones((9, 3)))
+    assert np.array_equal(constant.adjusted, values) and not constant.reference.any()
+    assert constant.estimate() == estimate(values, np.zeros(0))
+    plain_mean = values.mean()
+    plain_half = 1.96 * values.std(ddof=1) / np.sqrt(40)
+    assert estimate(values, np.zeros(0)) == pytest.approx((plain_mean, plain_half))
+
+
+def test_a_perfect_predictor_leaves_the_reference_deals_error() -> None:
+    rng = np.random.default_rng(2)
+    weights = np.array([1.0, -2.0, 0.5])
+    features, reference = rng.standard_normal((200, 3)), rng.standard_normal((5000, 3))
+    reduction = control_variates(features @ weights + 3.0, features, reference)
+    mean, half = reduction.estimate()
+    plain_half = estimate(features @ weights, np.zeros(0))[1]
+    assert half < 0.25 * plain_half  # about sqrt(200 / 5000) of it: the reference deals' share
+    assert abs(mean - 3.0) < half
+    assert isinstance(reduction, Reduction) and reduction.reference.shape == (5000,)
+
+
+def test_sizes_and_shapes_are_checked() -> None:
+    with pytest.raises(ValueError, match=f"at least {FOLDS} deals, got 9"):
+        check_sizes(9, 100)
+    with pytest.raises(ValueError, match="at least 2 reference deals, got 1"):
+        check_sizes(10, 1)
+    with pytest.raises(ValueError, match="features"):
+        control_variates(np.zeros(12), np.zeros((12, 2)), np.zeros((5, 3)))
+
+
+def test_reference_deals_are_drawn_apart_from_the_run() -> None:
+    assert reference_seed(3) == reference_seed(3) != reference_seed(4)
+    assert reference_seed(3) not in (3, 4)
+    first = boon_deal_options(4, reference_seed(3), 0)
+    assert first != boon_deal_options(4, 3, 0)
+
+
+# ------------------------------------------------------------------ a toy with a known answer
+def _exact_value(hands: list[list[int]], leader: int, heuristic: int) -> float:
+    """The expected value of High Card's heuristic at seat ``heuristic`` of a 2-seat deal,
+    the other seat playing uniformly at random, by walking every line of play."""
+
+    def walk(state: Round) -> float:
+        if state.is_over:
+            return state.values()[heuristic]
+        legal = bits_of(state.legal_mask())
+        choices = [max(legal)] if state.current == heuristic else legal
+        outcomes = []
+        for card in choices:
+            after = copy.deepcopy(state)
+            after.apply(card)
+            outcomes.append(walk(after))
+        return float(np.mean(outcomes))
+
+    return walk(Round([sum(1 << card for card in hand) for hand in hands], leader))
+
+
+def _exact_expectation() -> float:
+    """The heuristic's expected mean per deal in the arena against ``random`` at 2 seats: over
+    every deal (ordered pairs of disjoint 2-card hands, all equally likely), both leaders
+    (deals alternate) and both seats (the rotations)."""
+    cards = range(6)
+    values = [
+        _exact_value([list(first), list(second)], leader, seat)
+        for first in itertools.combinations(cards, 2)
+        for second in itertools.combinations(sorted(set(cards) - set(first)), 2)
+        for leader in (0, 1)
+        for seat in (0, 1)
+    ]
+    return float(np.mean(values))
+
+
+def test_the_toy_arena_is_unbiased_against_its_exact_expectation(toy: str) -> None:
+    truth = _exact_expectation()
+    estimates, covered, widths = [], 0, []
+    for seed in range(30):
+        report = run_arena(
+            ["heuristic", "random"], deals=40, seed=seed, game=toy, variance_reduction=True
+        )
+        assert report.variance_reduction is not None
+        heuristic = report.variance_reduction.results[0]
+        estimates.append(heuristic.mean)
+        covered += heuristic.ci95[0] < truth < heuristic.ci95[1]
+        widths.append(heuristic.width_ratio)
+    standard_error = np.std(estimates) / np.sqrt(len(estimates))
+    assert abs(np.mean(estimates) - truth) < 4 * standard_error
+    assert covered >= 24  # of 30 intervals at 95%
+    assert np.mean(widths) < 0.8  # who takes the first trick is much of the result
+
+
+# ---------------------------------------------------------------------------- Boon's features
+def test_boon_features_name_the_picker_and_sign_the_roles() -> None:
+    config = GameConfig(num_players=4)
+    hands = [
+        "gold 14, gold 13, gold 12, gold 11, gold 10, gold 9, gold 8",
+        "gold 7, gold 6, gold 5, gold 4, gold 3, gold 2, gold 1",
+        "green 1, green 2, green 3, green 4, green 5, green 6, red 1",
+        "red 2, red 3, red 4, red 5, red 6, blue 1, blue 2",
+    ]
+    boon = parse_cards("blue 3, blue 4, blue 5, blue 6")
+    deal = Deal.from_cards(config, [parse_cards(hand) for hand in hands], boon)
+    options = deal_options(deal, dealer=3)  # seat 0 decides first, then 1, 2 and 3
+    assert opening_length(4) == 4
+    picked = [PASS, PICK, *parse_cards("blue 3, blue 4")]  # seat 1 picks, starts discarding
+    picker, defender = seat_features(options, picked, 1), seat_features(options, picked, 2)
+    width = (len(picker) - 1) // 2
+    assert not picker[width:].any() and not defender[:width].any()  # one block per role
+    # The picker's cards: its hand and the Boon; it was second to decide.
+    cards = sorted({*parse_cards(hands[1]), *boon})
+    assert picker[:32].nonzero()[0].tolist() == cards
+    assert set(picker[:32]) == {0.0, 3.0}  # n - 1: what the picker wins or pays per defender
+    assert defender[width : width + 32].tolist() == (-picker[:32] / 3).tolist()
+    assert picker[32 + 1 + 1] == 3.0  # second in the pick order
+    assert defender[width + 32 + 1 + 4 + 1] == -1.0  # one seat after the picker
+    # Its 7 golds and the Boon's none: the gold count's one-hot.
+    assert picker[32 + 1 + 8 + 7] == 3.0
+    leaster = seat_features(options, [PASS] * 4, 0)
+    assert leaster[-1] == 1.0 and not leaster[:-1].any()
+
+
+def test_openings_are_the_first_actions_of_the_rounds_on_both_paths() -> None:
+    specs = ["ppo", "heuristic", "random"]
+    agents = [make_agent(spec, seed=0, num_players=3) for spec in specs]
+    whole = play_deals(agents, 4, 0, 6)
+    batched = play_deals_batched(agents, 4, 0, 6, opening=3)
+    one_table = play_deals(agents, 4, 0, 6, opening=3)
+    for full, fast, slow in zip(whole, batched, one_table, strict=True):
+        for round_, opening, same in zip(full, fast, slow, strict=True):
+            assert opening.actions == same.actions == round_.actions[:3]
+            assert opening.info == same.info == {}
+            assert opening.slots == round_.slots and opening.options == round_.options
+    assert all(r.actions == [] for rounds in play_deals(agents, 4, 0, 2, opening=0) for r in rounds)
+
+
+# ------------------------------------------------------------------------ arena and friends
+def test_the_arena_reports_both_estimates_the_same_on_both_paths() -> None:
+    specs = ["ppo", "heuristic", "heuristic"]
+    report = run_arena(specs, 30, seed=6, variance_reduction=True, reference_deals=40)
+    again = run_arena(specs, 30, seed=6, variance_reduction=True, reference_deals=40, batch=False)
+    reduced = report.variance_reduction
+    assert reduced is not None and again.variance_reduction is not None
+    assert reduced.results == again.variance_reduction.results
+    assert (reduced.reference_deals, reduced.opening) == (40, 3)
+    plain = {r.agent: r for r in report.results}
+    for result in reduced.results:
+        assert result.plain_ci95 == plain[result.agent].ci95
+        assert result.ci95[0] < result.mean < result.ci95[1]
+        width = result.ci95[1] - result.ci95[0]
+        assert result.width_ratio == pytest.approx(
+            width / (result.plain_ci95[1] - result.plain_ci95[0])
+        )
+    assert "variance-reduced" in report.table() and "plain 95% CI" in report.table()
+    entry = report.to_json()["variance_reduction"]
+    assert set(entry) == {"reference_deals", "opening_actions", "reference_seconds", "results"}
+    assert set(entry["results"][0]) == {"agent", "mean", "ci95", "plain_ci95", "width_ratio"}
+    assert "variance_reduction" not in run_arena(specs, 3, seed=6).to_json()
+
+
+def test_reference_features_pool_the_seats_of_a_spec() -> None:
+    on_reference = reference_features(["ppo", "heuristic", "heuristic"], 4, seed=2)
+    assert set(on_reference) == {"ppo", "heuristic"}
+    assert on_reference["ppo"].shape == on_reference["heuristic"].shape == (4, 2 * 52 + 1)
+
+
+def test_identical_agents_reduce_to_an_exact_zero(tmp_path: Path) -> None:
+    # Two specs of one deterministic player: every deal's values are 0, and so is the control
+    # variate fitted to them.
+    specs = ["heuristic", "heuristic:ace_bonus=0.5", "heuristic:ace_bonus=0.5"]
+    report = run_arena(specs, 12, seed=1, variance_reduction=True, reference_deals=8)
+    assert report.variance_reduction is not None
+    for result in report.variance_reduction.results:
+        assert (result.mean, result.ci95, result.width_ratio) == (0.0, (0.0, 0.0), 1.0)
+
+
+def test_the_tournament_fits_ratings_to_the_reduced_margins() -> None:
+    report = run_tournament(
+        ["heuristic", "random"], 3, deals=12, seed=2, variance_reduction=True, reference_deals=16
+    )
+    plain = run_tournament(["heuristic", "random"], 3, deals=12, seed=2)
+    [pair] = report.pairs
+    assert report.agents[0].rating == pytest.approx(pair.margin / 2)
+    assert report.to_json()["reference_deals"] == 16 and "reference_deals" not in plain.to_json()
+    assert "variance-reduced, 16 reference deals per line-up" in report.table()
+    assert pair.ci95[0] < pair.margin < pair.ci95[1]
+
+
+def test_compare_reduces_the_paired_difference(tmp_path: Path) -> None:
+    first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    run_arena(["ppo", "heuristic", "heuristic"], 20, seed=3, save=first)
+    run_arena(["random", "heuristic", "heuristic"], 20, seed=3, save=second)
+    plain = compare_runs(first, second)
+    reduced = compare_runs(first, second, variance_reduction=True, reference_deals=30, seed=1)
+    assert reduced.plain_ci95 == plain.ci95 and reduced.reference_deals == 30
+    assert reduced.ci95[0] < reduced.difference < reduced.ci95[1]
+    assert "variance-reduced with 30 reference deals" in reduced.table()
+    assert set(reduced.to_json()) == set(plain.to_json()) | {"reference_deals", "plain_ci95"}
+    assert "plain_ci95" not in plain.to_json()
+    itself = compare_runs(first, first, variance_reduction=True, reference_deals=4)
+    assert (itself.difference, itself.ci95) == (0.0, (0.0, 0.0))
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["arena", "--agents", "ppo", "random", "random", "--reference-deals", "9"],
+         "--reference-deals goes with --variance-reduction"),
+        (["arena", "--game", "bon", "--agents", "random", "random", "random",
+          "--variance-reduction"], "--variance-reduction is available for boon, not bon"),
+        (["arena", "--agents", "ppo", "random", "random", "--deals", "5",
+          "--variance-reduction"], "needs at least 10 deals, got 5"),
+        (["arena", "--agents", "ppo", "random", "random", "--deals", "20",
+          "--variance-reduction", "--reference-deals", "1"], "at least 2 reference deals"),
+        (["arena", "--agents", "ppo", "random", "random", "--episode", "game",
+          "--variance-reduction"], "not with --episode game"),
+        (["tournament", "--agents", "ppo", "random", "--deals", "3", "--variance-reduction"],
+         "needs at least 10 deals, got 3"),
+        (["compare", "a.jsonl", "b.jsonl", "--reference-deals", "4"],
+         "--reference-deals goes with --variance-reduction"),
+    ],
+)  # fmt: skip
+def test_bad_variance_options_are_one_line_errors(args: list[str], message: str, capsys) -> None:
+    assert main(args) == 2
+    error = capsys.readouterr().err
+    assert message in error and error.count("\n") == 1
+
+
+def test_the_arena_command_prints_the_reduced_figures(capsys) -> None:
+    args = ["arena", "--agents", "ppo", "heuristic", "heuristic", "--deals", "10", "--seed", "1"]
+    assert main([*args, "--variance-reduction", "--reference-deals", "6", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["variance_reduction"]["reference_deals"] == 6
+    assert [r["agent"] for r in report["variance_reduction"]["results"]] == ["ppo", "heuristic"]
+
+
+def test_the_benchmark_prints_both_widths_and_their_costs() -> None:
+    script = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_variance.py"
+    agents = ["--agents", "ppo", "heuristic", "heuristic"]
+    result = subprocess.run(
+        [sys.executable, str(script), *agents, "--deals", "20", "--reference-deals", "20"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("ppo, 20 deals, seed 2026, 20 reference deals")
+    assert lines[1].startswith("plain") and lines[2].startswith("reduced")
+    assert "width ratio" in lines[3] and "CPU s" in lines[1]
