@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from agents.games import game_spec
 from agents.games.boon.web import BOON_WEB, card_points, parse_action, round_summary, table
 from agents.players.trained import default_model
 from agents.specs import make_agent
@@ -171,6 +172,8 @@ def test_coach_gives_probabilities_and_search_values_of_the_legal_actions():
     # Victory Cards won this round: at most 2 from (or to) each of 3 seats.
     assert all(abs(value) <= 6.1 for value in advice["search"].values())
     assert advice["best"] in legal and advice["unit"] == "Victory Cards"
+    # The values are the game's evaluator's (the expert search's, as boon advise reviews with).
+    assert advice["how"] == game_spec("boon").evaluator(4).note
     assert min(advice["cost"].values()) == 0 and advice["cost"][advice["best"]] == 0
     assert game.coach(policy, False)["search"] is None
     history = list(game.round.history)
