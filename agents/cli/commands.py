@@ -78,15 +78,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _one_blas_thread() -> None:
-    """Limit this process's loaded BLAS to one thread, unless the user chose a thread count:
-    with threadpoolctl when it is installed (the variables above come too late for it; without
-    threadpoolctl the BLAS keeps its threads)."""
+    """Limit this process's loaded BLAS to one thread, unless the user chose a thread count (the
+    variables above come too late for a BLAS numpy has loaded already)."""
     if _USER_SET_THREADS:
         return
-    try:
-        from threadpoolctl import threadpool_limits
-    except ImportError:
-        return
+    from threadpoolctl import threadpool_limits
+
     threadpool_limits(1, user_api="blas")
 
 

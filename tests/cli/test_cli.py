@@ -170,7 +170,6 @@ def test_an_agent_choosing_an_illegal_action_is_a_bug_with_a_traceback(monkeypat
 def test_the_command_runs_its_blas_on_one_thread_unless_told_otherwise() -> None:
     """numpy (and its BLAS) loads with the ``agents`` package, before the command can set the
     thread variables; the command then limits the running BLAS, unless the user chose."""
-    pytest.importorskip("threadpoolctl")
     code = (
         "import threadpoolctl\n"
         "from agents.cli.commands import main\n"
