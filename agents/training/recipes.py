@@ -188,16 +188,27 @@ BON = Recipe(
     summary=_value_summary("points"),
 )
 
-# BOYN rounds are long (tens of learner decisions), so it gets a shorter turn limit.
+# BOYN rounds are long (tens of learner decisions), so it gets a shorter turn limit. Its returns
+# are noisy (the critic explains little of them), so PPO cannot make up what the imitation
+# misses: a close imitation (99% of the heuristic's choices), then a gentle fine-tune (a low
+# learning rate, longer rollouts, a tight clip, little entropy, mostly heuristic opponents). This
+# is the run that made the shipped 2-player model (docs/boyn.md, "Training").
 BOYN = Recipe(
     defaults={
         **_ENGINE_GAMES,
         "exp_name": "boyn_ppo",
         "max_turns": 300,
-        "total_timesteps": 600_000,
-        "bc_rounds": 3000,
-        "bc_epochs": 4,
-        "eval_deals": 50,
+        "total_timesteps": 4_000_000,
+        "net_arch": "256,256",
+        "bc_rounds": 15000,
+        "bc_epochs": 8,
+        "learning_rate": 5e-5,
+        "n_steps": 32,
+        "n_epochs": 2,
+        "clip_range": 0.1,
+        "ent_coef": 0.001,
+        "pool_weights": "self=0.2,heuristic=0.8,random=0",
+        "eval_deals": 100,
     },
     rollouts=_engine_rollouts(boyn_round_info),
     imitation=_engine_imitation,
