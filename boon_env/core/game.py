@@ -1,9 +1,23 @@
-"""What every trick-taking game played in rounds shares: the record of a trick, the simulator's
-round cap and the check that a next round may start. Pure (standard library only)."""
+"""What the games played in rounds share: the record of a trick, the simulator's round cap and
+the check that a next round may start, the copy of a round. Pure (standard library only)."""
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from collections.abc import Iterable
+from typing import Any, NamedTuple, TypeVar
+
+R = TypeVar("R")
+
+
+def copy_slots(source: R, shared: Iterable[str], lists: Iterable[str]) -> R:
+    """An independent copy of a ``__slots__`` object (a round, for search and rollouts): the
+    ``lists`` attributes copied one level deep, the ``shared`` ones (immutable) shared."""
+    other = type(source).__new__(type(source))
+    for name in shared:
+        setattr(other, name, getattr(source, name))
+    for name in lists:
+        setattr(other, name, list(getattr(source, name)))
+    return other
 
 
 class Trick(NamedTuple):

@@ -20,7 +20,7 @@ import numpy as np
 
 from boon_env.core.actions import checked_action, illegal_action_message
 from boon_env.core.bits import mask_of
-from boon_env.core.game import RoundsGame, Trick
+from boon_env.core.game import RoundsGame, Trick, copy_slots
 from boon_env.games.bon.rules.cards import (
     ALL_BOAST_CARDS,
     COLOUR_OF,
@@ -284,12 +284,7 @@ class Round:
     # ----------------------------------------------------------------------------- copying
     def clone(self) -> Round:
         """An independent copy (for rollouts): the lists copied, the rest shared (immutable)."""
-        other = Round.__new__(Round)
-        for name in _SHARED_SLOTS:
-            setattr(other, name, getattr(self, name))
-        for name in _LIST_SLOTS:
-            setattr(other, name, list(getattr(self, name)))
-        return other
+        return copy_slots(self, _SHARED_SLOTS, _LIST_SLOTS)
 
     # ----------------------------------------------------------------------------- actions
     def apply(self, action: int) -> None:

@@ -17,7 +17,7 @@ from enum import IntEnum
 import numpy as np
 
 from boon_env.core.actions import checked_action, illegal_action_message
-from boon_env.core.game import Trick
+from boon_env.core.game import Trick, copy_slots
 from boon_env.games.boon.rules.cards import (
     GOLD,
     NUM_CARDS,
@@ -352,12 +352,7 @@ class Round:
     # ----------------------------------------------------------------------------- copying
     def clone(self) -> Round:
         """An independent copy (for search)."""
-        other = Round.__new__(Round)
-        for name in _SHARED_SLOTS:
-            setattr(other, name, getattr(self, name))
-        for name in _LIST_SLOTS:
-            setattr(other, name, list(getattr(self, name)))
-        return other
+        return copy_slots(self, _SHARED_SLOTS, _LIST_SLOTS)
 
     @classmethod
     def from_hidden_state(

@@ -27,6 +27,7 @@ import numpy as np
 
 from boon_env.core.actions import checked_action, illegal_action_message
 from boon_env.core.bits import bits_of
+from boon_env.core.game import copy_slots
 from boon_env.games.boyn.rules.cards import (
     ACE,
     COPIES,
@@ -419,11 +420,7 @@ class Round:
     def clone(self) -> Round:
         """An independent copy (for rollouts): the lists copied, the generator too (the copy
         reshuffles as the original would), the rest shared (immutable)."""
-        other = Round.__new__(Round)
-        for name in _SHARED_SLOTS:
-            setattr(other, name, getattr(self, name))
-        for name in _LIST_SLOTS:
-            setattr(other, name, list(getattr(self, name)))
+        other = copy_slots(self, _SHARED_SLOTS, _LIST_SLOTS)
         other.rng = copy.deepcopy(self.rng)
         return other
 
