@@ -1,6 +1,7 @@
-"""The imitation warm start of ``train.py``: heuristic decisions, and fitting a fresh policy
-(and its critic) to them before PPO, so self-play does not collapse to everyone passing (Boon)
-and starts from competent play (every game)."""
+"""The imitation warm start of ``train.py``: a teacher's decisions (the game's heuristic, or any
+player: ``--bc-teacher``), and fitting a fresh policy (and its critic) to them before PPO, so
+self-play does not collapse to everyone passing (Boon) and starts from competent play (every
+game)."""
 
 from __future__ import annotations
 
@@ -13,8 +14,7 @@ import numpy as np
 from agents.games.base import GameSpec
 from agents.games.boon.heuristic import HeuristicParams, choose
 from agents.games.boon.view import View
-from agents.players.policy import NumpyPolicy
-from agents.players.trained import PolicyAgent
+from agents.players.base import Agent, BatchAgent
 from boon_env.games.boon.encoding import action_mask, encode
 from boon_env.games.boon.rules import Deal, GameConfig, Round, actions_of, round_value
 
@@ -34,21 +34,25 @@ def imitation_data(
     rounds: int,
     seed: int,
     explore: float = 0.05,
-    teacher: NumpyPolicy | None = None,
+    teacher: Agent | None = None,
 ) -> ImitationData:
-    """Play ``rounds`` rounds with the heuristic (or the ``teacher`` policy, greedy) in every
-    seat and record every decision.
+    """Play ``rounds`` rounds with the heuristic (or the ``teacher`` player, e.g. ``search``
+    or a policy) in every seat and record every decision.
 
     With probability ``explore`` a seat plays a random legal action instead (the label stays
-    the teacher's choice), so the data also covers states the teacher never reaches.
+    the teacher's choice), so the data also covers states the teacher never reaches. The
+    teacher is reset before each round with a seed of its own stream (:func:`_teacher_seeds`).
     """
     config = GameConfig(num_players=num_players)
     rng = np.random.default_rng(seed)
+    teacher_seeds = _teacher_seeds(seed, rounds)
     params = HeuristicParams()
     vc = [config.starting_victory_cards] * num_players
     obs, masks, actions, returns = [], [], [], []
-    for _ in range(rounds):
+    for index in range(rounds):
         state = Round(config, Deal.random(config, rng), int(rng.integers(num_players)))
+        if teacher is not None:
+            teacher.reset(teacher_seeds[index])
         seats = []
         while state.current >= 0:
             seat = state.current
@@ -57,7 +61,7 @@ def imitation_data(
             if teacher is None:
                 choice = choose(View.from_round(state, seat), legal, params)
             else:
-                choice = teacher.greedy(observation, mask)
+                choice = teacher.act(observation, mask)
             obs.append(observation)
             masks.append(mask)
             actions.append(choice)
@@ -76,6 +80,11 @@ def imitation_data(
     )
 
 
+def _teacher_seeds(seed: int, count: int) -> list[int]:
+    # A stream apart from the deals' and the exploration's: a teacher changes no deal.
+    return [int(s) for s in np.random.SeedSequence([seed, 1]).generate_state(count, np.uint64)]
+
+
 def engine_imitation_data(
     game: GameSpec,
     num_players: int,
@@ -84,20 +93,22 @@ def engine_imitation_data(
     explore: float = 0.05,
     engine_config: dict[str, Any] | None = None,
     tables: int = 256,
-    teacher: NumpyPolicy | None = None,
+    teacher: BatchAgent | None = None,
 ) -> ImitationData:
     """:func:`imitation_data` for a game played on its batch engine (B.O.N, BOYN): at least
-    ``rounds`` rounds of ``tables`` tables with ``game``'s heuristic (or the ``teacher`` policy,
-    greedy) in every seat, acting for all of them in one batch call a step, each decision's
-    return its seat's round value in the arena's unit times ``game.reward_scale`` (the training
-    reward). Only finished rounds are kept; every table plays at least 8 of them, so the rounds
-    cut off at the end (the long ones, more often) are few."""
+    ``rounds`` rounds of ``tables`` tables with ``game``'s heuristic (or the ``teacher``, a
+    player that acts at many tables at once) in every seat, acting for all of them in one batch
+    call a step, each decision's return its seat's round value in the arena's unit times
+    ``game.reward_scale`` (the training reward). Only finished rounds are kept; every table
+    plays at least 8 of them, so the rounds cut off at the end (the long ones, more often) are
+    few."""
     tables = max(1, min(tables, rounds // 8))
     engine = game.env.vector_engine()(
         tables, num_players, seed=seed, observations=False, **(engine_config or {})
     )
     engine.reset()
-    actor = game.heuristic() if teacher is None else PolicyAgent(teacher)
+    actor = game.heuristic() if teacher is None else teacher
+    actor.reset_batch(_teacher_seeds(seed, tables))
     rng = np.random.default_rng(seed)
     rows = np.arange(tables)
     # Every table's decisions of its current round: step, row of that step and seat.

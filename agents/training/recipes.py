@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from agents.games.base import GameSpec
-from agents.players.policy import NumpyPolicy
+from agents.players.base import Agent
 from agents.training.boon_selfplay import BoonSelfPlayVecEnv
 from agents.training.imitation import ImitationData, engine_imitation_data, imitation_data
 from agents.training.selfplay import SelfPlayVecEnv
@@ -33,7 +33,8 @@ class Recipe:
         rollouts: ``(args, game)`` -> the rollout VecEnv class and its game-specific keyword
             arguments (the tables, players, pool and seed are passed by the trainer).
         imitation: ``(args, game, teacher)`` -> the decisions of the warm start (the heuristic's,
-            or the ``teacher`` policy's when fine-tuning with ``--init-from``).
+            or the ``teacher`` player's: ``--bc-teacher``, or the player fine-tuned with
+            ``--init-from``).
         round_charts: the learner's finished rounds (their ``info["round"]``) -> the
             ``charts/...`` scalars of an update.
         options: the flags only this game takes (any other game refuses a non-default value).
@@ -42,16 +43,19 @@ class Recipe:
         self_table: whether the evaluations also play a table of sampled policy copies (Boon:
             its Leaster rate is the all-pass collapse alarm).
         summary: the last update's row -> what the run's summary adds (``final_...`` keys).
+        batched_imitation: whether the warm start plays on the batch engine, so that its
+            teacher must act at many tables at once (``batched``).
     """
 
     defaults: Mapping[str, object]
     rollouts: Callable[[Any, GameSpec], tuple[type, dict[str, Any]]]
-    imitation: Callable[[Any, GameSpec, NumpyPolicy | None], ImitationData]
+    imitation: Callable[[Any, GameSpec, Agent | None], ImitationData]
     round_charts: Callable[[list[dict[str, Any]], GameSpec], dict[str, float]]
     options: frozenset[str] = frozenset()
     pick_assist: bool = False
     self_table: bool = False
     summary: Callable[[dict[str, float]], dict[str, Any]] = lambda row: {}
+    batched_imitation: bool = False
 
 
 # ----------------------------------------------------------------------------------------- Boon
@@ -59,7 +63,7 @@ def _boon_rollouts(args: Any, game: GameSpec) -> tuple[type, dict[str, Any]]:
     return BoonSelfPlayVecEnv, {"shaping": args.shaping, "pick_assist": args.pick_assist_start}
 
 
-def _boon_imitation(args: Any, game: GameSpec, teacher: NumpyPolicy | None) -> ImitationData:
+def _boon_imitation(args: Any, game: GameSpec, teacher: Agent | None) -> ImitationData:
     return imitation_data(args.num_players, args.bc_rounds, args.seed, teacher=teacher)
 
 
@@ -136,7 +140,7 @@ def _engine_rollouts(
     return rollouts
 
 
-def _engine_imitation(args: Any, game: GameSpec, teacher: NumpyPolicy | None) -> ImitationData:
+def _engine_imitation(args: Any, game: GameSpec, teacher: Agent | None) -> ImitationData:
     return engine_imitation_data(
         game,
         args.num_players,
@@ -186,6 +190,7 @@ BON = Recipe(
     imitation=_engine_imitation,
     round_charts=record_charts,
     summary=_value_summary("points"),
+    batched_imitation=True,
 )
 
 # BOYN rounds are long (tens of learner decisions), so it gets a shorter turn limit. Its returns
@@ -215,6 +220,7 @@ BOYN = Recipe(
     round_charts=record_charts,
     options=frozenset({"max_turns"}),
     summary=_value_summary("margin"),
+    batched_imitation=True,
 )
 
 

@@ -30,6 +30,7 @@ from sb3_contrib import MaskablePPO
 from agents.games import GAMES, game_names, game_spec
 from agents.games.base import GameSpec
 from agents.players.policy import ModelFileError, NumpyPolicy, load_policy, save_policy
+from agents.players.trained import PolicyAgent
 from agents.specs import make_agent
 from agents.training.callbacks import (
     SelfPlayCallback,
@@ -141,6 +142,12 @@ class Args:
     bc_epochs: int = 2
     """Passes over the imitation data."""
 
+    bc_teacher: str = ""
+    """The player whose decisions the imitation warm start fits (a player spec: heuristic[:...],
+    search[:...], ppo[:PATH], ...; '': the game's heuristic). Boon plays its warm-start rounds
+    one table at a time, so any player teaches (search slowly: about 8 rounds a second at 5
+    players); the other games play them on the batch engine and need a batched teacher."""
+
     init_from: str = ""
     """A player file of the game (``.npz``, layers matching --net-arch) to fine-tune: the actor
     starts as that player, and instead of the imitation warm start the critic alone is fitted to
@@ -249,6 +256,8 @@ def check_args(args: Args) -> None:
         raise ValueError(f"--net-arch must be layer sizes like 256,256, got {args.net_arch!r}")
     if args.resume and not Path(args.resume).is_file():
         raise ModelFileError(f"--resume: no model file at {args.resume}")
+    if args.bc_teacher:
+        _check_teacher(args, recipe_of(game_spec(args.game)))
     if args.init_from:
         if args.resume:
             raise ValueError("--init-from starts a new run; it cannot be combined with --resume")
@@ -272,6 +281,23 @@ def _check_opponent(args: Args) -> None:
                 "weight (e.g. --pool-weights opponent=1)"
             )
         make_agent(args.opponent, num_players=args.num_players, game=args.game)
+
+
+def _check_teacher(args: Args, recipe: Recipe) -> None:
+    # The teacher fits a fresh policy: a fine-tune's warm start is its own player's play.
+    if args.init_from or args.resume:
+        flag = "--init-from" if args.init_from else "--resume"
+        raise ValueError(f"--bc-teacher warms up a new policy; it cannot be combined with {flag}")
+    if args.bc_rounds < 1:
+        raise ValueError(
+            f"--bc-teacher needs imitation rounds (--bc-rounds >= 1), got {args.bc_rounds}"
+        )
+    teacher = make_agent(args.bc_teacher, num_players=args.num_players, game=args.game)
+    if recipe.batched_imitation and not getattr(teacher, "batched", False):
+        raise ValueError(
+            f"--bc-teacher {args.bc_teacher}: {args.game}'s warm start plays on its batch engine "
+            "and needs a player that acts at many tables at once (random, heuristic, ppo)"
+        )
 
 
 def _check_game_options(args: Args, recipe: Recipe) -> None:
@@ -353,10 +379,10 @@ def train(args: Args) -> Path:
         if args.init_from:
             # Fine-tuning: the actor is the given player; its critic learns that player's
             # values first, so the first PPO updates do not follow a random critic's advantages.
-            teacher = load_policy(args.init_from, args.num_players, args.game)[0]
-            teacher.copy_to_sb3(model.policy)
+            player = load_policy(args.init_from, args.num_players, args.game)[0]
+            player.copy_to_sb3(model.policy)
             torch.set_num_threads(max(args.torch_threads, 2))
-            data = recipe.imitation(args, game, teacher)
+            data = recipe.imitation(args, game, PolicyAgent(player))
             stats = behaviour_clone(model, data, args.bc_epochs, seed=args.seed, fit_actor=False)
             print(f"critic fitted on {len(data.actions)} decisions: {stats}", flush=True)
             torch.set_num_threads(args.torch_threads)
@@ -365,7 +391,12 @@ def train(args: Args) -> Path:
             # rediscovering how to follow suit, and (Boon) picker play is competent from the
             # start, so picking is never punished into the all-pass collapse.
             torch.set_num_threads(max(args.torch_threads, 2))
-            data = recipe.imitation(args, game, None)
+            teacher = (
+                make_agent(args.bc_teacher, args.seed, args.num_players, args.game)
+                if args.bc_teacher
+                else None
+            )
+            data = recipe.imitation(args, game, teacher)
             stats = behaviour_clone(model, data, args.bc_epochs, seed=args.seed)
             print(f"imitation warm start on {len(data.actions)} decisions: {stats}", flush=True)
             torch.set_num_threads(args.torch_threads)

@@ -3,6 +3,7 @@ model files, the ``ppo`` spec of each game and ``train.py --game`` end to end at
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import subprocess
@@ -16,7 +17,7 @@ import pytest
 from agents.eval.arena import run_arena
 from agents.games import game_spec as training_game
 from agents.players.policy import ModelFileError, NumpyPolicy, load_policy, save_policy
-from agents.players.trained import MODELS_DIR
+from agents.players.trained import MODELS_DIR, PolicyAgent
 from agents.specs import make_agent
 from agents.training.imitation import engine_imitation_data
 from agents.training.recipes import bon_round_info, boyn_round_info
@@ -226,7 +227,9 @@ def test_imitation_data_records_the_heuristics_legal_choices(game: str) -> None:
 @pytest.mark.parametrize("game", TABLE_GAMES)
 def test_imitation_data_of_a_teacher_records_its_greedy_choices(game: str) -> None:
     spec, teacher = training_game(game), _random_policy(game)
-    data = engine_imitation_data(spec, 4, 10, seed=1, explore=0.0, tables=8, teacher=teacher)
+    data = engine_imitation_data(
+        spec, 4, 10, seed=1, explore=0.0, tables=8, teacher=PolicyAgent(teacher)
+    )
     assert data.masks[np.arange(len(data.actions)), data.actions].all(), "only legal labels"
     for row in range(0, len(data.actions), 23):
         assert teacher.greedy(data.observations[row], data.masks[row]) == data.actions[row]
@@ -316,13 +319,26 @@ def test_init_from_fine_tunes_a_model_of_the_game(tmp_path: Path, game: str) -> 
 
 
 @pytest.mark.parametrize(
-    "flags", [["--num-players", "6"], ["--max-turns", "9"], ["--shaping", "0.5"]]
+    "flags",
+    [["--num-players", "6"], ["--max-turns", "9"], ["--shaping", "0.5"], ["--bc-teacher", "bad"]],
 )
 def test_train_refuses_a_table_size_or_flag_the_game_does_not_have(flags: list[str]) -> None:
     argv = [sys.executable, str(ROOT / "train.py"), "--game", "bon", *flags]
     result = subprocess.run(argv, capture_output=True, text=True, timeout=120)
     assert result.returncode != 0
     assert "train.py: error:" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_batch_engine_warm_start_refuses_a_teacher_that_plays_one_table() -> None:
+    # A warm start on a batch engine (B.O.N's, BOYN's) needs a teacher that acts at many tables
+    # at once; search plays one table at a time (Boon's recipe, made batched for the check).
+    from agents.training.recipes import recipe_of
+    from agents.training.trainer import Args, _check_teacher
+
+    batched = dataclasses.replace(recipe_of(training_game("boon")), batched_imitation=True)
+    with pytest.raises(ValueError, match=r"--bc-teacher search: boon's warm start .* many tables"):
+        _check_teacher(Args(bc_teacher="search"), batched)
+    _check_teacher(Args(bc_teacher="heuristic"), batched)
 
 
 def test_each_game_has_its_own_defaults() -> None:

@@ -16,6 +16,7 @@ from agents.eval.arena import run_arena
 from agents.players.policy import NumpyPolicy, load_policy
 from agents.specs import make_agent
 from boon_env.games.boon.encoding import OBS_SIZE
+from boon_env.games.boon.rules import PASS
 from tests.helpers.training import TINY
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -232,3 +233,49 @@ def test_the_shipped_model_loads_and_plays(num_players: int) -> None:
     assert load_policy(model, num_players)[1]["provenance"]["arena"]["vs_heuristic"]
     report = run_arena(["ppo"] + ["heuristic"] * (num_players - 1), deals=3, seed=1)
     assert report.results[0].agent == "ppo" and report.num_players == num_players
+
+
+def test_imitation_data_of_a_teacher_records_its_choices() -> None:
+    # Any player teaches Boon's warm start: a heuristic that picks every hand labels every
+    # decision with its own choice (so its data differs from the default heuristic's).
+    from agents.training.imitation import imitation_data
+
+    teacher = make_agent("heuristic:pick_threshold_3p=-99", num_players=3)
+    data = imitation_data(3, 6, seed=5, explore=0.0, teacher=teacher)
+    assert data.masks[np.arange(len(data.actions)), data.actions].all(), "only legal labels"
+    for row in range(len(data.actions)):
+        mask = data.masks[row].astype(np.int8)
+        assert teacher.act(data.observations[row], mask) == data.actions[row]
+    default = imitation_data(3, 6, seed=5, explore=0.0)
+    assert not (data.actions == PASS).any() and (default.actions == PASS).any()
+
+
+def test_imitation_data_of_a_sampling_teacher_is_reproducible() -> None:
+    # search samples: it is reseeded before every round from the run's seed.
+    from agents.training.imitation import imitation_data
+
+    first, second = (
+        imitation_data(3, 3, seed=2, teacher=make_agent("search:samples=3", num_players=3))
+        for _ in range(2)
+    )
+    np.testing.assert_array_equal(first.actions, second.actions)
+    np.testing.assert_array_equal(first.observations, second.observations)
+    assert first.masks[np.arange(len(first.actions)), first.actions].all()
+
+
+def test_bc_teacher_warms_up_on_the_teachers_decisions(tmp_path: Path) -> None:
+    result, _ = _train(
+        tmp_path,
+        "--total-timesteps", "128",
+        "--arena-deals", "0",
+        "--bc-teacher", "search:samples=2",
+    )  # fmt: skip
+    assert "imitation warm start on" in result.stdout
+    for flags, message in (
+        (["--bc-teacher", "nobody"], "unknown agent kind 'nobody'"),
+        (["--bc-teacher", "search", "--bc-rounds", "0"], "--bc-rounds >= 1"),
+        (["--bc-teacher", "search", "--init-from", "x.npz"], "cannot be combined with --init-from"),
+    ):
+        refused = _refused(tmp_path, *flags)
+        assert refused.returncode != 0 and "Traceback" not in refused.stderr, refused.stderr
+        assert message in refused.stderr
