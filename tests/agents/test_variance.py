@@ -4,6 +4,7 @@ unbiased, its interval honest, and the arena, tournament and compare use it alik
 from __future__ import annotations
 
 import copy
+import importlib.util
 import itertools
 import json
 import subprocess
@@ -17,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agents.cli.commands import main
-from agents.eval.arena import play_deals, reference_features, run_arena
+from agents.eval.arena import arena_rounds, play_deals, reference_features, run_arena
 from agents.eval.compare import compare_runs
 from agents.eval.tournament import run_tournament
 from agents.eval.variance import (
@@ -345,3 +346,23 @@ def test_the_benchmark_prints_both_widths_and_their_costs() -> None:
     assert lines[0].startswith("ppo, 20 deals, seed 2026, 20 reference deals")
     assert lines[1].startswith("plain") and lines[2].startswith("reduced")
     assert "width ratio" in lines[3] and "CPU s" in lines[1]
+
+
+def test_the_playout_study_replays_rounds_exactly_and_prints_each_baseline() -> None:
+    script = Path(__file__).resolve().parents[2] / "benchmarks" / "study_rollout_baseline.py"
+    loaded = importlib.util.spec_from_file_location("study_rollout_baseline", script)
+    study = importlib.util.module_from_spec(loaded)
+    loaded.loader.exec_module(study)
+    # A playout that replays every action of a round is that round: the same seat values.
+    rounds = [p for deal in arena_rounds(["ppo", "heuristic", "random"], 6, seed=3) for p in deal]
+    values = study.playout_values(rounds, [len(p.actions) for p in rounds], 3)
+    np.testing.assert_array_equal(values, [p.info["value"] for p in rounds])
+    result = subprocess.run(
+        [sys.executable, str(script), "--agents", "ppo", "heuristic", "heuristic", "--deals", "20"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("20 deals") and len(lines) == 5
+    assert all("R2 0." in line and "width ratio" in line for line in lines[1:])
