@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from tqdm import tqdm
 
 from agents.games.base import GameSpec
 from agents.games.boon.heuristic import HeuristicParams, choose
@@ -35,6 +36,7 @@ def imitation_data(
     seed: int,
     explore: float = 0.05,
     teacher: Agent | None = None,
+    progress: bool = False,
 ) -> ImitationData:
     """Play ``rounds`` rounds with the heuristic (or the ``teacher`` player, e.g. ``search``
     or a policy) in every seat and record every decision.
@@ -42,6 +44,7 @@ def imitation_data(
     With probability ``explore`` a seat plays a random legal action instead (the label stays
     the teacher's choice), so the data also covers states the teacher never reaches. The
     teacher is reset before each round with a seed of its own stream (:func:`_teacher_seeds`).
+    ``progress`` shows a bar of the rounds (a searching teacher takes minutes).
     """
     config = GameConfig(num_players=num_players)
     rng = np.random.default_rng(seed)
@@ -49,7 +52,7 @@ def imitation_data(
     params = HeuristicParams()
     vc = [config.starting_victory_cards] * num_players
     obs, masks, actions, returns = [], [], [], []
-    for index in range(rounds):
+    for index in tqdm(range(rounds), "imitation", unit="round", disable=not progress):
         state = Round(config, Deal.random(config, rng), int(rng.integers(num_players)))
         if teacher is not None:
             teacher.reset(teacher_seeds[index])

@@ -64,7 +64,9 @@ def _boon_rollouts(args: Any, game: GameSpec) -> tuple[type, dict[str, Any]]:
 
 
 def _boon_imitation(args: Any, game: GameSpec, teacher: Agent | None) -> ImitationData:
-    return imitation_data(args.num_players, args.bc_rounds, args.seed, teacher=teacher)
+    return imitation_data(
+        args.num_players, args.bc_rounds, args.seed, teacher=teacher, progress=args.progress_bar
+    )
 
 
 def boon_charts(rounds: list[dict[str, Any]], game: GameSpec) -> dict[str, float]:

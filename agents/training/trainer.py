@@ -396,6 +396,8 @@ def train(args: Args) -> Path:
                 if args.bc_teacher
                 else None
             )
+            who = args.bc_teacher or "the heuristic"
+            print(f"imitation warm start: {args.bc_rounds} rounds of {who}", flush=True)
             data = recipe.imitation(args, game, teacher)
             stats = behaviour_clone(model, data, args.bc_epochs, seed=args.seed)
             print(f"imitation warm start on {len(data.actions)} decisions: {stats}", flush=True)
