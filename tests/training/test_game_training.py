@@ -329,6 +329,16 @@ def test_train_refuses_a_table_size_or_flag_the_game_does_not_have(flags: list[s
     assert "train.py: error:" in result.stderr and "Traceback" not in result.stderr
 
 
+@pytest.mark.parametrize("game", TABLE_GAMES)
+def test_bc_teacher_warms_up_on_the_batch_engine(tmp_path: Path, game: str) -> None:
+    argv = [sys.executable, str(ROOT / "train.py"), "--game", game, *TINY, "--runs-dir",
+            str(tmp_path / "runs"), "--total-timesteps", "128", "--arena-deals", "0",
+            "--bc-teacher", "random"]  # fmt: skip
+    result = subprocess.run(argv, cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "imitation warm start: 10 rounds of random" in result.stdout
+
+
 def test_a_batch_engine_warm_start_refuses_a_teacher_that_plays_one_table() -> None:
     # A warm start on a batch engine (B.O.N's, BOYN's) needs a teacher that acts at many tables
     # at once; search plays one table at a time (Boon's recipe, made batched for the check).
