@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -97,10 +98,11 @@ def test_expert_plays_the_shipped_model_for_its_table() -> None:
     _play(4, [agent] + [make_agent("ppo", num_players=4) for _ in range(3)], seed=2)
 
 
-def test_expert_at_five_players_is_plain_search_with_more_samples() -> None:
+def test_expert_at_five_players_reads_the_play_and_searches_its_discards() -> None:
     agent = make_agent("expert", seed=0, num_players=5)
-    assert agent.params == EXPERT[5] == SearchParams(samples=64)
-    assert agent.policy is None
+    assert agent.params == EXPERT[5] == replace(EXPERT[4], discard="search")
+    assert agent.params.inference == agent.params.rollout == "ppo"
+    assert agent.policy is not None
     _play(5, [agent] + [make_agent("heuristic", num_players=5) for _ in range(4)], seed=2)
 
 

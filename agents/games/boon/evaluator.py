@@ -2,9 +2,9 @@
 search's own values of every legal action.
 
 For the seat to act it runs the search ``expert`` runs at that table size
-(:data:`~agents.games.boon.search.EXPERT`: at 3 and 4 players 200 deals of the unseen cards
-weighted by how likely the shipped policy makes the play so far, 32 resampled and played out
-by the policy; at 5 players 64 uniform deals played out by the heuristic) and reports each
+(:data:`~agents.games.boon.search.EXPERT`: 200 deals of the unseen cards weighted by how
+likely the shipped policy for the table size makes the play so far, 32 resampled and played
+out by the policy) and reports each
 action's mean outcome, with two differences from the player:
 
 - the points tiebreak is off (``points_weight=0``), so a value is the seat's expected round

@@ -138,14 +138,14 @@ class SearchParams:
 
 # The ``expert`` spec, per table size: the settings chosen by measurement (docs/agents.md,
 # "Search that reads the play") as the strongest within 0.1 s a decision on one core. At 4
-# players the searched discards lost to the policy's own, so the policy discards there. At 5
-# players the shipped policy is too weak a model of the play and of the playouts (reading search
-# lost to plain search there), so the budget goes to more uniform samples.
+# players the searched discards lost to the policy's own, so the policy discards there (at 5
+# they lost ground to the searched ones). The reading search needs a policy good enough to model
+# the play: with the first 5-player model it lost to plain search, with today's it beats it.
 _READING = SearchParams(samples=32, inference="ppo", rollout="ppo", candidates=200)
 EXPERT: dict[int, SearchParams] = {
     3: _READING,
     4: replace(_READING, discard="ppo"),
-    5: SearchParams(samples=64),
+    5: _READING,
 }
 
 
