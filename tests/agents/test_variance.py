@@ -366,3 +366,57 @@ def test_the_playout_study_replays_rounds_exactly_and_prints_each_baseline() -> 
     lines = result.stdout.splitlines()
     assert lines[0].startswith("20 deals") and len(lines) == 5
     assert all("R2 0." in line and "width ratio" in line for line in lines[1:])
+
+
+def _study() -> object:
+    script = Path(__file__).resolve().parents[2] / "benchmarks" / "study_rollout_baseline.py"
+    loaded = importlib.util.spec_from_file_location("study_rollout_baseline", script)
+    study = importlib.util.module_from_spec(loaded)
+    loaded.loader.exec_module(study)
+    return study
+
+
+def test_the_study_splits_only_the_cards_nobody_decided_on_and_replays_the_line_up() -> None:
+    study = _study()
+    specs = ["ppo", "heuristic", "heuristic", "heuristic"]
+    rounds = [p for deal in arena_rounds(specs, 12, seed=5) for p in deal]
+    lineup = [make_agent(spec, num_players=4) for spec in specs]
+    # The line-up replaying a round from its picks on its own deal plays that round again.
+    prefix = [study.picks_end(p, 4) for p in rounds]
+    values = study.playout_values(rounds, prefix, 4, lineup)
+    np.testing.assert_array_equal(values, [p.info["value"] for p in rounds])
+    rng = np.random.default_rng(0)
+    for played in rounds:
+        dealer, where = played.options["dealer"], study.holders(played)
+        decided = [(dealer + 1 + place) % 4 for place in range(study.picks_end(played, 4))]
+        splits = study.resampled(played, 3, rng)
+        for split in splits:
+            hands = split.options["deal"]["hands"]
+            assert [len(h) for h in hands] == [7] * 4 and len(split.options["deal"]["boon"]) == 4
+            for seat in decided:
+                assert sorted(hands[seat]) == sorted(played.options["deal"]["hands"][seat])
+            assert sorted(study.holders(split)) == sorted(where)  # the same places, refilled
+            assert (study.holders(split) == -1).sum() == 0  # the 4-player deck is whole
+        if len(decided) < 4:  # something was left to split: the splits differ
+            assert len({str(s.options["deal"]) for s in splits}) > 1
+    # The picks only read the decided hands, so the line-up picks alike on every split.
+    splits = [s for p in rounds for s in study.resampled(p, 2, rng)]
+    replayed = study.playout_values(splits, [0] * len(splits), 4, lineup)
+    assert replayed.shape == (len(splits), 4)
+
+
+def test_the_study_prints_the_unseen_cards_share_and_the_cheap_baselines() -> None:
+    script = Path(__file__).resolve().parents[2] / "benchmarks" / "study_rollout_baseline.py"
+    args = ["--agents", "ppo", "heuristic", "heuristic", "--deals", "20", "--resamples", "2"]
+    result = subprocess.run(
+        [sys.executable, str(script), *args, "--value-net-deals", "30"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    lines = result.stdout.splitlines()[5:]
+    assert lines[0].startswith("cards unseen at the pick (2 splits") and "width ratio" in lines[0]
+    assert lines[1].startswith("  heuristic playout") and lines[2].startswith(
+        "  value network on 30"
+    )
+    assert len(lines) == 5 and all("R2 " in line for line in lines[1:])
