@@ -17,7 +17,7 @@ from agents.eval.arena import play_round
 from agents.games import GAMES, game_spec
 from agents.games.bon.evaluator import BonEvaluator
 from agents.games.boon.arena import deal_options
-from agents.games.boon.evaluator import BoonEvaluator
+from agents.games.boon.evaluator import MODEL_FREE, BoonEvaluator
 from agents.games.boon.history import PlayLog
 from agents.games.boon.search import EXPERT, SearchAgent
 from agents.games.boon.view import View
@@ -62,6 +62,24 @@ def test_every_game_has_an_evaluator_built_once_per_table_size() -> None:
         for n in spec.player_counts:
             evaluator = spec.evaluator(n)
             assert evaluator is spec.evaluator(n) and evaluator.note
+
+
+def test_without_a_shipped_model_the_boon_evaluator_searches_without_one(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    env = at_a_decision("boon", 5, 3, 10)
+    for n in (3, 4, 5):
+        assert BoonEvaluator(n).params == replace(EXPERT[n], points_weight=0.0)
+    monkeypatch.setattr("agents.players.trained.MODELS_DIR", tmp_path)  # no model ships here
+    for n in (3, 4, 5):
+        evaluator = BoonEvaluator(n)
+        assert evaluator.params == replace(MODEL_FREE, points_weight=0.0)
+        assert evaluator.policy is None and "heuristic" in evaluator.note
+    values = BoonEvaluator(5).values(env.game, np.random.default_rng(0))
+    assert set(values) == set(env.game.round.legal_actions())
+    (tmp_path / "boon_ppo_5p.npz").write_text("not a model")  # a broken model is not absent
+    with pytest.raises(ValueError, match="boon_ppo_5p"):
+        BoonEvaluator(5)
 
 
 # ------------------------------------------------------------------------------ properties

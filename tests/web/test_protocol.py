@@ -13,6 +13,7 @@ import pytest
 from starlette.testclient import TestClient, WebSocketDenialResponse
 from starlette.websockets import WebSocketDisconnect
 
+from agents.games.boon.evaluator import boon_evaluator
 from agents.web.app import MAX_MESSAGE_BYTES, Games, create_app, parse_message, split_host
 from boon_env.games.boon.rules import Round, mask_of, names_of
 from tests.helpers.web import CARD_NAME, WS, Client
@@ -445,8 +446,17 @@ def test_a_broken_coach_model_is_a_startup_error(tmp_path):
         create_app(seed=4, coach_model=broken)
 
 
-def test_without_a_shipped_model_the_coach_gives_search_estimates_only(tmp_path, monkeypatch):
-    monkeypatch.setattr("agents.players.trained.MODELS_DIR", tmp_path)  # no model ships here
+@pytest.fixture
+def no_shipped_models(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """No model ships (an empty models folder), and no evaluator built before or after it."""
+    monkeypatch.setattr("agents.players.trained.MODELS_DIR", tmp_path)
+    boon_evaluator.cache_clear()
+    yield
+    boon_evaluator.cache_clear()
+
+
+@pytest.mark.usefixtures("no_shipped_models")
+def test_without_a_shipped_model_the_coach_gives_search_estimates_only() -> None:
     app = create_app(5, ["heuristic"], seed=4)
     with TestClient(app) as http, http.websocket_connect(WS) as websocket:
         client = Client(websocket)
@@ -454,6 +464,7 @@ def test_without_a_shipped_model_the_coach_gives_search_estimates_only(tmp_path,
         legal = client.request({"type": "new"})[-1]["legal"]
         advice = client.request({"type": "coach", "game": client.game, "search": True})[-1]
         assert advice["policy"] is None and set(advice["search"]) == set(legal)
+        assert "heuristic" in advice["how"]
 
 
 # ------------------------------------------------------------------------------ HTTP

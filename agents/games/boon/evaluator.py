@@ -16,6 +16,10 @@ action's mean outcome, with two differences from the player:
 It reads the round from the rules engine, where every completed trick is known
 (:meth:`~agents.games.boon.history.PlayLog.of_round`), so it reads the play at every decision,
 also one it was not asked about before.
+
+Where no model ships for the table size (the ``expert`` search reads the play with it), it
+falls back on :data:`MODEL_FREE`, a search that needs none, so the coach and ``boon advise``
+still estimate every move.
 """
 
 from __future__ import annotations
@@ -35,14 +39,20 @@ from agents.games.boon.search import (
     search_policy,
 )
 from agents.games.boon.view import View
+from agents.players.policy import ModelFileError
+from agents.players.trained import default_model
 from boon_env.games.boon.rules import Game, Phase, action_name
 
 _KINDS = {Phase.PICK: "pick", Phase.DISCARD: "bury", Phase.PLAY: "play"}
+# The search of the evaluator at a table with no shipped model: uniform deals, heuristic
+# playouts (the 5-player ``expert`` before it read the play; within the coach's budget).
+MODEL_FREE = SearchParams(samples=64)
 
 
 class BoonEvaluator:
     """The ``expert`` search's values of a decision at a table of ``num_players`` (or of the
-    search ``params``, the points tiebreak off either way).
+    search ``params``, the points tiebreak off either way; :data:`MODEL_FREE` for ``expert``
+    when no model ships for the table size).
 
     Raises:
         ValueError: no ``expert`` for that table size, or its model cannot be loaded.
@@ -50,9 +60,7 @@ class BoonEvaluator:
 
     def __init__(self, num_players: int, params: SearchParams | None = None) -> None:
         if params is None:
-            if num_players not in EXPERT:
-                raise ValueError(f"'expert' plays {tuple(EXPERT)} players, not {num_players}")
-            params = EXPERT[num_players]
+            params = expert_params(num_players)
         self.params = replace(params, points_weight=0.0)
         self.policy = search_policy(self.params, num_players)
         self.rollout = HeuristicParams()
@@ -77,6 +85,24 @@ class BoonEvaluator:
     def action_name(self, action: int) -> str:
         """A card's name, ``"pick"`` or ``"pass"``."""
         return action_name(action)
+
+
+def expert_params(num_players: int) -> SearchParams:
+    """The ``expert`` search for the table size, or :data:`MODEL_FREE` when the model it reads
+    the play with does not ship (a shipped model that cannot be loaded is still an error).
+
+    Raises:
+        ValueError: no ``expert`` for that table size.
+    """
+    if num_players not in EXPERT:
+        raise ValueError(f"'expert' plays {tuple(EXPERT)} players, not {num_players}")
+    params = EXPERT[num_players]
+    if params.uses_policy and not params.model:
+        try:
+            default_model(num_players)
+        except ModelFileError:
+            return MODEL_FREE
+    return params
 
 
 def _note(params: SearchParams, num_players: int) -> str:
