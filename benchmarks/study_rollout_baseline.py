@@ -135,6 +135,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--value-net-deals", type=int, default=0, help="M deals to fit V on")
     args = parser.parse_args(argv)
     n = len(args.agents)
+    lineup = [make_agent(spec, num_players=n) for spec in args.agents]
+    unbatched = [a.name for a in lineup if not getattr(a, "batched", False)]
+    if unbatched:
+        parser.error(f"the study plays on the vector engine: {unbatched} cannot act in batches")
     boon_size = GameConfig(num_players=n).boon_size
     per_deal = list(arena_rounds(args.agents, args.deals, seed=args.seed))
     rounds = [played for deal in per_deal for played in deal]
@@ -157,7 +161,7 @@ def main(argv: list[str] | None = None) -> None:
         z = first_values(rounds, n, playout_values(rounds, prefix, n)).mean(axis=1)
         print(f"played out after {name:>12}: {_explained(xd, z)}")
     if args.resamples:
-        unseen_cards(args, rounds, x)
+        unseen_cards(args, rounds, x, lineup)
 
 
 def first_values(
@@ -178,13 +182,15 @@ def _explained(target: np.ndarray, baseline: np.ndarray) -> str:
     return f"R2 {r2:.3f}, width ratio {np.sqrt(1 - r2):.3f}"
 
 
-def unseen_cards(args: argparse.Namespace, rounds: list[PlayedRound], x: np.ndarray) -> None:
+def unseen_cards(
+    args: argparse.Namespace, rounds: list[PlayedRound], x: np.ndarray, lineup: list[Any]
+) -> None:
     """Print the share of the per-deal variance in the cards unseen at the pick and what the
-    heuristic's playout and (``--value-net-deals``) a fitted network take out of it."""
+    heuristic's playout and (``--value-net-deals``) a fitted network take out of it; ``lineup``
+    is the agents of ``args.agents``, one per slot."""
     n, k = x.shape[1], args.resamples
     rng = np.random.default_rng([args.seed, k])
     deals = [deal for played in rounds for deal in resampled(played, k, rng)]
-    lineup = [make_agent(spec, num_players=n) for spec in args.agents]
     # E[x | the hands that decided], by the line-up's own play of K splits of the rest:
     # halves of the splits give two independent estimates, whose covariance is the variance
     # of the conditional mean without the splits' own noise.

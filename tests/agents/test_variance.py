@@ -420,3 +420,11 @@ def test_the_study_prints_the_unseen_cards_share_and_the_cheap_baselines() -> No
         "  value network on 30"
     )
     assert len(lines) == 5 and all("R2 " in line for line in lines[1:])
+
+
+def test_the_study_refuses_a_player_that_cannot_act_in_batches_in_one_line() -> None:
+    script = Path(__file__).resolve().parents[2] / "benchmarks" / "study_rollout_baseline.py"
+    args = ["--agents", "search", "heuristic", "heuristic", "--deals", "2"]
+    result = subprocess.run([sys.executable, str(script), *args], capture_output=True, text=True)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert "['search'] cannot act in batches" in result.stderr.splitlines()[-1]
