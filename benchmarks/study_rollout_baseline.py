@@ -33,7 +33,7 @@ import numpy as np
 
 from agents.eval.arena import PlayedRound, arena_rounds
 from agents.specs import make_agent
-from boon_env.games.boon.rules import NUM_CARDS, PICK, GameConfig
+from boon_env.games.boon.rules import NUM_CARDS, PICK, PLAYER_COUNTS, GameConfig
 from boon_env.games.boon.vector import VectorBoon
 
 
@@ -135,10 +135,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--value-net-deals", type=int, default=0, help="M deals to fit V on")
     args = parser.parse_args(argv)
     n = len(args.agents)
-    lineup = [make_agent(spec, num_players=n) for spec in args.agents]
-    unbatched = [a.name for a in lineup if not getattr(a, "batched", False)]
-    if unbatched:
-        parser.error(f"the study plays on the vector engine: {unbatched} cannot act in batches")
+    lineup = _checked_lineup(parser, args)
     boon_size = GameConfig(num_players=n).boon_size
     per_deal = list(arena_rounds(args.agents, args.deals, seed=args.seed))
     rounds = [played for deal in per_deal for played in deal]
@@ -162,6 +159,30 @@ def main(argv: list[str] | None = None) -> None:
         print(f"played out after {name:>12}: {_explained(xd, z)}")
     if args.resamples:
         unseen_cards(args, rounds, x, lineup)
+
+
+def _checked_lineup(parser: argparse.ArgumentParser, args: argparse.Namespace) -> list[Any]:
+    """The agents of ``args.agents``, one per slot; a one-line usage error (exit 2) for sizes
+    the study cannot use, an unknown spec or table size, or a player that cannot act in
+    batches."""
+    if len(args.agents) not in PLAYER_COUNTS:
+        parser.error(f"--agents: one spec per seat, {PLAYER_COUNTS} players, got {args.agents}")
+    if args.deals < 2:
+        parser.error(f"--deals must be at least 2, got {args.deals}")
+    if args.resamples == 1 or args.resamples < 0:
+        parser.error(f"--resamples must be 0 or at least 2 (two halves), got {args.resamples}")
+    if args.value_net_deals and not args.resamples:
+        parser.error("--value-net-deals needs --resamples (it fits V for the chance term)")
+    if 0 < args.value_net_deals < 10 or args.value_net_deals < 0:
+        parser.error(f"--value-net-deals must be 0 or at least 10, got {args.value_net_deals}")
+    try:
+        lineup = [make_agent(spec, num_players=len(args.agents)) for spec in args.agents]
+    except ValueError as error:
+        parser.error(str(error))
+    unbatched = [agent.name for agent in lineup if not getattr(agent, "batched", False)]
+    if unbatched:
+        parser.error(f"the study plays on the vector engine: {unbatched} cannot act in batches")
+    return lineup
 
 
 def first_values(

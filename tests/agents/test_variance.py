@@ -399,10 +399,12 @@ def test_the_study_splits_only_the_cards_nobody_decided_on_and_replays_the_line_
             assert (study.holders(split) == -1).sum() == 0  # the 4-player deck is whole
         if len(decided) < 4:  # something was left to split: the splits differ
             assert len({str(s.options["deal"]) for s in splits}) > 1
-    # The picks only read the decided hands, so the line-up picks alike on every split.
+    # The picks only read the decided hands, so the line-up picks alike on every split: played
+    # from the deal, a split ends as it does with the round's picks replayed.
     splits = [s for p in rounds for s in study.resampled(p, 2, rng)]
-    replayed = study.playout_values(splits, [0] * len(splits), 4, lineup)
-    assert replayed.shape == (len(splits), 4)
+    from_deal = study.playout_values(splits, [0] * len(splits), 4, lineup)
+    from_picks = study.playout_values(splits, [study.picks_end(s, 4) for s in splits], 4, lineup)
+    np.testing.assert_array_equal(from_deal, from_picks)
 
 
 def test_the_study_prints_the_unseen_cards_share_and_the_cheap_baselines() -> None:
@@ -422,9 +424,21 @@ def test_the_study_prints_the_unseen_cards_share_and_the_cheap_baselines() -> No
     assert len(lines) == 5 and all("R2 " in line for line in lines[1:])
 
 
-def test_the_study_refuses_a_player_that_cannot_act_in_batches_in_one_line() -> None:
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--agents", "search", "heuristic", "heuristic"], "['search'] cannot act in batches"),
+        (["--agents", "nobody", "heuristic", "heuristic"], "unknown agent kind 'nobody'"),
+        (["--agents", "heuristic", "heuristic"], "players"),
+        (["--deals", "1"], "--deals must be at least 2"),
+        (["--resamples", "1"], "--resamples must be 0 or at least 2"),
+        (["--resamples", "-3"], "--resamples must be 0 or at least 2"),
+        (["--value-net-deals", "100"], "--value-net-deals needs --resamples"),
+        (["--resamples", "2", "--value-net-deals", "5"], "--value-net-deals must be 0 or at"),
+    ],
+)
+def test_the_study_refuses_what_it_cannot_use_in_one_line(args: list[str], message: str) -> None:
     script = Path(__file__).resolve().parents[2] / "benchmarks" / "study_rollout_baseline.py"
-    args = ["--agents", "search", "heuristic", "heuristic", "--deals", "2"]
     result = subprocess.run([sys.executable, str(script), *args], capture_output=True, text=True)
     assert result.returncode == 2 and "Traceback" not in result.stderr
-    assert "['search'] cannot act in batches" in result.stderr.splitlines()[-1]
+    assert message in result.stderr.splitlines()[-1]
