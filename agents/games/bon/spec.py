@@ -7,8 +7,10 @@ from agents.games.bon import bench
 from agents.games.bon.arena import BON as BON_ARENA
 from agents.games.bon.evaluator import bon_evaluator
 from agents.games.bon.heuristic import BonHeuristicAgent, BonHeuristicParams
+from agents.games.bon.search import BON_SEARCH
 from agents.games.bon.terminal import BonTerminal
 from agents.players.builders import heuristic_player, ppo_player, random_player
+from agents.players.search import expert_builder, search_builder
 from boon_env.games import env_spec
 
 BON = GameSpec(
@@ -17,6 +19,8 @@ BON = GameSpec(
     players={
         "random": random_player,
         "heuristic": heuristic_player(BonHeuristicAgent, BonHeuristicParams),
+        "search": search_builder(BON_SEARCH),
+        "expert": expert_builder(BON_SEARCH),
         "ppo": ppo_player,
     },
     heuristic=BonHeuristicAgent,

@@ -7,8 +7,10 @@ from agents.games.boyn import bench
 from agents.games.boyn.arena import BOYN as BOYN_ARENA
 from agents.games.boyn.evaluator import boyn_evaluator
 from agents.games.boyn.heuristic import BoynHeuristicAgent, BoynHeuristicParams
+from agents.games.boyn.search import BOYN_SEARCH
 from agents.games.boyn.terminal import BoynTerminal
 from agents.players.builders import heuristic_player, ppo_player, random_player
+from agents.players.search import expert_builder, search_builder
 from boon_env.games import env_spec
 
 BOYN = GameSpec(
@@ -17,6 +19,8 @@ BOYN = GameSpec(
     players={
         "random": random_player,
         "heuristic": heuristic_player(BoynHeuristicAgent, BoynHeuristicParams),
+        "search": search_builder(BOYN_SEARCH),
+        "expert": expert_builder(BOYN_SEARCH),
         "ppo": ppo_player,
     },
     heuristic=BoynHeuristicAgent,

@@ -22,6 +22,7 @@ from boon_env.games.bon.rules.cards import (
     parse_card,
     parse_cards,
 )
+from boon_env.games.bon.rules.infostate import resample_from_infostate
 from boon_env.games.bon.rules.round import Deal, Game, Round, RoundResult, Trick, replay
 from boon_env.games.bon.rules.tricks import (
     HAND_SIZE,
@@ -45,6 +46,7 @@ from boon_env.games.bon.rules.tricks import (
 )
 
 __all__ = [
+    "resample_from_infostate",
     "BLUE",
     "COLOUR_MASK",
     "COLOUR_NAMES",

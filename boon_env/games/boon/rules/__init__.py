@@ -22,6 +22,7 @@ from boon_env.games.boon.rules.cards import (
 )
 from boon_env.games.boon.rules.config import MAX_PLAYERS, PLAYER_COUNTS, GameConfig
 from boon_env.games.boon.rules.game import Game, play_out
+from boon_env.games.boon.rules.infostate import resample_from_infostate
 from boon_env.games.boon.rules.round import (
     NUM_ACTIONS,
     PASS,
@@ -50,6 +51,7 @@ from boon_env.games.boon.rules.scoring import (
 )
 
 __all__ = [
+    "resample_from_infostate",
     "FULL_DECK",
     "GOLD",
     "GOLD_MASK",

@@ -44,6 +44,7 @@ from boon_env.games.boyn.rules.cards import (
     points_of,
     remove_card,
 )
+from boon_env.games.boyn.rules.infostate import resample_from_infostate
 from boon_env.games.boyn.rules.round import (
     ACTION_KIND,
     ACTION_NAMED_SUIT,
@@ -75,6 +76,7 @@ from boon_env.games.boyn.rules.round import (
 )
 
 __all__ = [
+    "resample_from_infostate",
     "ACE",
     "CLUBS",
     "COPIES",
