@@ -92,7 +92,7 @@ def value(state: Round, seat: int) -> float:
 
 # The ``expert`` settings per table size (docs/bon.md, "Search"): playouts by the shipped
 # policy, within 0.1 CPU-seconds a decision (benchmarks/bench_expert.py --game bon).
-_EXPERT = SearchParams(samples=8, rollout="ppo")
+_EXPERT = SearchParams(samples=32, rollout="ppo")
 BON_SEARCH = SearchGame(
     "bon",
     SearchRules(infostate=infostate, heuristic=heuristic, observe=observe, value=value),

@@ -81,7 +81,7 @@ def value(state: Round, seat: int) -> float:
 
 # The ``expert`` settings per table size (docs/boyn.md, "Search"): playouts by the shipped
 # policy, within 0.1 CPU-seconds a decision (benchmarks/bench_expert.py --game boyn).
-_EXPERT = SearchParams(samples=4, rollout="ppo")
+_EXPERT = SearchParams(samples=12, rollout="ppo")
 BOYN_SEARCH = SearchGame(
     "boyn",
     SearchRules(
