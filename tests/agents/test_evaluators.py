@@ -170,7 +170,7 @@ def test_boons_log_of_a_round_is_the_log_the_expert_follows() -> None:
     def watching(observation: np.ndarray, action_mask: np.ndarray) -> int:
         action = act(observation, action_mask)
         view = View.from_observation(observation)
-        mine = agent._logs[view.dealer]  # kept up to date by the agent: copied now
+        mine = agent.memory[view.dealer]  # kept up to date by the agent: copied now
         followed.append(
             (
                 replace(mine, tricks=list(mine.tricks), played=list(mine.played)),

@@ -321,7 +321,7 @@ def test_bid_samples_is_the_pick_phase_budget(monkeypatch: pytest.MonkeyPatch) -
     reading = agents.games.boon.search.reading_outcomes
 
     def counting(view: View, *args: object, **kwargs: object) -> Outcomes:
-        params = args[2]
+        params = args[3]  # (view,) state, legal, log, params, ...
         assert isinstance(params, SearchParams)
         budgets.append((view.phase, params.samples, params.candidates))
         return reading(view, *args, **kwargs)  # type: ignore[arg-type]

@@ -14,9 +14,10 @@ from hypothesis import strategies as st
 
 from agents.eval.arena import play_deals
 from agents.games.boon.arena import boon_records
-from agents.games.boon.search import deal_hidden, sample_round
+from agents.games.boon.search import sample_round
 from agents.games.boon.view import View
 from agents.specs import make_agent
+from boon_env.core.hidden import deal_hidden
 from boon_env.games.boon.rules import (
     PASS,
     SUIT_MASK,
@@ -26,6 +27,7 @@ from boon_env.games.boon.rules import (
     Phase,
     Round,
     cards_of,
+    names_of,
 )
 from tests.helpers.boon import make_round, mask, play
 
@@ -289,7 +291,7 @@ def test_deal_hidden_finds_a_deal_whenever_one_exists(seed: int, holders: int, c
     suits = [int(rng.integers(16)) for _ in range(holders)]
     for card, h in zip(chosen, owner, strict=True):
         suits[h] |= 1 << SUIT_OF[card]
-    dealt = deal_hidden(sum(1 << c for c in chosen), suits, sizes, rng)
+    dealt = deal_hidden(sum(1 << c for c in chosen), SUIT_OF, suits, sizes, rng)
     assert sum(dealt) == sum(1 << c for c in chosen)  # disjoint and complete
     for h in range(holders):
         assert dealt[h].bit_count() == sizes[h]
@@ -300,7 +302,9 @@ def test_deal_hidden_names_what_cannot_be_dealt() -> None:
     with pytest.raises(ValueError, match=r"no deal of \['gold 1', 'gold 2'\]"):
         deal_hidden(
             mask("gold 1, gold 2"),
+            SUIT_OF,
             [ALL_SUITS & ~0b1000, ALL_SUITS],
             [1, 1],
             np.random.default_rng(0),
+            names_of,
         )

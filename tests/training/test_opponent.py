@@ -217,7 +217,7 @@ def test_an_opponent_weight_needs_a_spec_and_the_spec_must_build() -> None:
     [
         ({"opponent": "heuristic"}, "--opponent heuristic sits only where --pool-weights"),
         ({"pool_weights": "opponent=1"}, "name the player with --opponent"),
-        ({"pool_weights": "opponent=1", "opponent": "search"}, "unknown agent kind 'search'"),
+        ({"pool_weights": "opponent=1", "opponent": "blind:ppo"}, "unknown agent kind 'blind'"),
         ({"pool_weights": "opponent=1", "opponent": "ppo", "num_players": 6}, "--num-players"),
         ({"pool_weights": "opponent=1", "opponent": "ppo:missing.npz"}, "missing.npz"),
         ({"max_seconds": -1.0}, "--max-seconds must be >= 0"),

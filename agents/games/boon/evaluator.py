@@ -74,7 +74,7 @@ class BoonEvaluator:
         params = decision_params(self.params, view.phase)
         log = PlayLog.of_round(state)
         outcomes = decision_outcomes(
-            view, state.legal_mask(), log, params, self.policy, self.rollout, rng
+            view, state.legal_mask(), log, params, self.policy, self.rollout, rng, state
         )
         return dict(zip(outcomes.actions, outcomes.means().tolist(), strict=True))
 
