@@ -4,8 +4,10 @@ A seat's observation (:mod:`boon_env.games.boyn.encoding`) is its own hand, the 
 the active card, the direction, the 2-run, the stock's size and every hand's size. The sampler
 deals every other card (two copies of each kind, less the seat's hand and the discard pile)
 again at random: each other hand keeps its size, the stock takes the rest in a random order,
-and a generator drawn from ``rng`` makes the future reshuffles. Every deal of the unseen cards
-(copies counted as distinct cards, as they are shuffled) is equally likely.
+and a generator drawn from ``rng`` makes the future reshuffles. When another seat is to play,
+its hand holds a playable card (else it would have drawn): deals where it does not are drawn
+again. Every deal of the unseen cards that fits (copies counted as distinct cards, as they are
+shuffled) is equally likely.
 
 What the sampler does not use, so that its draw is uniform over deals that fit the
 observation rather than over deals that fit the whole public history: that a seat that drew
@@ -31,6 +33,8 @@ from boon_env.games.boyn.rules.cards import (
 )
 from boon_env.games.boyn.rules.round import Deal, GameConfig, Round
 
+_ATTEMPTS = 10_000  # draws tried for one where the seat to play can play
+
 
 def resample_from_infostate(state: Round, seat: int, rng: np.random.Generator) -> Round:
     """A new round at the same point of play as ``state`` (not over), the cards ``seat``
@@ -39,28 +43,29 @@ def resample_from_infostate(state: Round, seat: int, rng: np.random.Generator) -
     its hands and stock as sampled (not a deal that replays to it).
 
     Raises:
-        ValueError: ``seat`` is not a seat of the table, or the round is over.
+        ValueError: ``seat`` is not a seat of the table, the round is over, or no deal of
+            many tried gives the seat to play a playable card.
     """
     n = state.config.num_players
     if type(seat) is not int or not 0 <= seat < n:
         raise ValueError(f"seat must be a seat 0-{n - 1}, got {seat!r}")
     if state.is_over:
         raise ValueError("the round is over: nothing is hidden that play could still use")
-    world = state.clone()
     mine, pile = state.hands[seat], state.discards
     pool = [
         kind
         for kind in range(NUM_KINDS)
         for _ in range(COPIES - count_of(mine, kind) - count_of(pile, kind))
     ]
-    order = rng.permutation(pool).tolist()
-    start = 0
-    for other in range(n):
-        if other != seat:
-            size = state.hands[other].bit_count()
-            world.hands[other] = hand_of(order[start : start + size])
-            start += size
-    world.stock = order[start:]
+    world = state.clone()
+    # The seat to play holds a playable card (else it would have drawn): a draw where it
+    # holds none is not consistent, and is drawn again (rejection keeps the draw uniform).
+    for _ in range(_ATTEMPTS):
+        _deal(world, state, seat, rng.permutation(pool).tolist())
+        if world.current < 0 or world.hands[world.current] & world.playable:
+            break
+    else:
+        raise ValueError(f"no deal in {_ATTEMPTS} gives seat {world.current} a playable card")
     world.rng = np.random.default_rng(int(rng.integers(2**63)))
     world.deal = Deal(
         hands=tuple(tuple(kinds_of(hand)) for hand in world.hands),
@@ -69,6 +74,18 @@ def resample_from_infostate(state: Round, seat: int, rng: np.random.Generator) -
     if world.current >= 0:
         world._legal = world._legal_mask_of(world.current)  # its hand may be another now
     return world
+
+
+def _deal(world: Round, state: Round, seat: int, order: list[int]) -> None:
+    """The cards ``order`` dealt into the other hands of ``world`` (each ``state``'s size),
+    the rest into its stock."""
+    start = 0
+    for other in range(state.config.num_players):
+        if other != seat:
+            size = state.hands[other].bit_count()
+            world.hands[other] = hand_of(order[start : start + size])
+            start += size
+    world.stock = order[start:]
 
 
 def round_at(
