@@ -187,6 +187,12 @@ class SearchGame:
         over ``params.samples`` sampled worlds (:meth:`Outcomes.best`) against the rollout
         player's own choice."""
         info = self.rules.infostate(known)
+        table = info.round.config.num_players
+        if player.policy is not None and table != player.num_players:
+            raise ValueError(
+                f"{player.name}: its policy is for {player.num_players} players, the table has "
+                f"{table}"
+            )
         worlds = [info.sample(player.rng) for _ in range(player.params.samples)]
         values = play_out(worlds, actions, info.seat, self.rules, player.policy)
         outcomes = Outcomes(tuple(actions), values, np.ones(len(worlds)))

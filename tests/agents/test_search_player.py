@@ -1,0 +1,103 @@
+"""The search player of every game: it never raises on a legal position, plays a legal action,
+costs no playout where one action is legal, and refuses bad settings in one line."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from agents.games import game_names, game_spec
+from agents.players.search import SearchPlayer
+from agents.specs import make_agent
+
+POSITIONS = 1000  # random positions per game, over its table sizes
+
+
+def positions(game: str, count: int, seed: int):
+    """``count`` (table size, observation, mask) of random play in ``game``'s env."""
+    spec = game_spec(game)
+    rng = np.random.default_rng(seed)
+    found = 0
+    while found < count:
+        n = int(rng.choice(spec.player_counts))
+        env = spec.arena.raw_env(num_players=n)
+        env.reset(seed=int(rng.integers(2**31)))
+        agent = env.agent_selection
+        while not (env.terminations[agent] or env.truncations[agent]) and found < count:
+            observed = env.observe(agent)
+            mask = observed["action_mask"]
+            if rng.random() < 0.5:
+                yield n, observed["observation"], mask
+                found += 1
+            env.step(int(rng.choice(np.flatnonzero(mask))))
+            agent = env.agent_selection
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_search_plays_a_legal_action_at_every_random_position(game: str) -> None:
+    players: dict[int, SearchPlayer] = {}
+    for n, observation, mask in positions(game, POSITIONS, seed=1):
+        if n not in players:
+            players[n] = make_agent("search:samples=1", seed=0, num_players=n, game=game)
+        action = players[n].act(observation, mask)
+        assert mask[action] == 1
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_expert_plays_a_legal_action_at_random_positions(game: str) -> None:
+    for n, observation, mask in positions(game, 40, seed=2):
+        try:
+            agent = make_agent("expert", seed=0, num_players=n, game=game)
+        except ValueError:
+            continue  # no model ships for the table size
+        assert mask[agent.act(observation, mask)] == 1
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_a_forced_move_costs_no_playout(game: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    agent = make_agent(
+        "search:samples=4", seed=0, num_players=game_spec(game).player_counts[0], game=game
+    )
+    monkeypatch.setattr(type(agent.game), "decide", lambda *args: pytest.fail("searched"))
+    for n, observation, mask in positions(game, 400, seed=3):
+        if n == agent.num_players and np.count_nonzero(mask) == 1:
+            assert agent.act(observation, mask) == int(np.flatnonzero(mask)[0])
+
+
+@pytest.mark.parametrize("game", ["bon", "boyn"])
+@pytest.mark.parametrize(
+    ("arg", "message"),
+    [
+        ("samples=0", "samples must be an integer >= 1, got 0"),
+        ("rollout=mcts", r"rollout must be one of \('heuristic', 'ppo'\), got 'mcts'"),
+        ("inference=ppo", r"inference must be one of \('none',\), got 'ppo'"),
+        ("margin=-1", "margin must be >= 0"),
+        (
+            "depth=3",
+            r"expected name=value with a name among \('samples', 'rollout', 'inference', "
+            r"'margin', 'model'\)",
+        ),
+        ("samples=many", "samples must be int, got 'many'"),
+    ],
+)
+def test_bad_search_settings_name_the_allowed_ones(game: str, arg: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        make_agent(f"search:{arg}", num_players=3, game=game)
+
+
+def test_expert_takes_no_settings_and_names_its_table_sizes() -> None:
+    with pytest.raises(ValueError, match="'expert' takes no parameters"):
+        make_agent("expert:samples=3", num_players=3, game="bon")
+    with pytest.raises(ValueError, match=r"'expert' plays \(2, 3, 4\) players, not 6"):
+        make_agent("expert", num_players=6, game="boyn")
+
+
+@pytest.mark.parametrize("game", ["bon", "boyn"])
+def test_a_policy_for_another_table_size_is_refused_at_the_table(game: str) -> None:
+    agent = make_agent("search:samples=1,rollout=ppo", num_players=3, game=game)
+    for n, observation, mask in positions(game, 200, seed=4):
+        if n != 3 and np.count_nonzero(mask) > 1:
+            with pytest.raises(ValueError, match=f"its policy is for 3 players, the table has {n}"):
+                agent.act(observation, mask)
+            return
+    pytest.fail("no position at another table size")
