@@ -130,8 +130,9 @@ def test_hold_chance_counts_the_unseen_cards_that_beat_a_card() -> None:
 def test_specs_for_bon() -> None:
     assert isinstance(make_agent("heuristic:zero_slack=1", game="bon"), BonHeuristicAgent)
     assert isinstance(make_agent("random", game="bon"), RandomAgent)
-    with pytest.raises(ValueError, match=r"known kinds for bon: \('random', 'heuristic', 'ppo'\)"):
-        make_agent("search", game="bon")
+    known = r"known kinds for bon: \('random', 'heuristic', 'search', 'expert', 'ppo'\)"
+    with pytest.raises(ValueError, match=known):
+        make_agent("blind:ppo", game="bon")
     with pytest.raises(ValueError, match="unknown game 'hearts'"):
         make_agent("random", game="hearts")
 
@@ -190,7 +191,7 @@ def test_cli_arena_for_bon_prints_points_per_round() -> None:
                   "--deals", "2")  # fmt: skip
     assert "points/round" in table.stdout
     bad = run_boon(
-        "arena", "--game", "bon", "--agents", "search", "random", "random", "--deals", "1"
+        "arena", "--game", "bon", "--agents", "bold:1:ppo", "random", "random", "--deals", "1"
     )
     assert bad.returncode == 2 and "known kinds for bon" in bad.stderr
 

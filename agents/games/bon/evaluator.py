@@ -2,8 +2,9 @@
 
 Each legal action's value is its mean points this round for the seat to act over
 :data:`ROLLOUTS` sampled deals: the cards that seat cannot see (the other hands; the leftovers
-lie face up, as ``bon_v0`` deals them by default) dealt again at random, no hand getting a
-colour it has shown it lacks, and every seat then played by the heuristic. Every action is
+lie face up, as ``bon_v0`` deals them by default) dealt again uniformly among the deals that
+fit what it has seen (:func:`~boon_env.games.bon.rules.resample_from_infostate`: no hand gets
+a colour it has shown it lacks), and every seat then played by the heuristic. Every action is
 played out on the same deals (:func:`~agents.games.base.rollout_values`), so that their
 differences are not luck.
 """
@@ -18,17 +19,14 @@ from agents.games.base import rollout_values
 from agents.games.bon.heuristic import BonHeuristicParams, choose
 from agents.games.bon.view import BonView
 from boon_env.games.bon.rules import (
-    COLOUR_OF,
-    PASS,
     Game,
     Round,
-    boast_cards_of,
     card_name,
+    resample_from_infostate,
     round_points,
 )
 
 ROLLOUTS = 40  # sampled deals per decision: the budget (see docs/agents.md, "Points lost")
-_DEAL_ATTEMPTS = 20  # redeals tried for one that respects every shown void
 
 
 class BonEvaluator:
@@ -55,7 +53,7 @@ class BonEvaluator:
             return float(round_points(world.tricks_won, world.config.trick_goal)[seat])
 
         def world(rng: np.random.Generator) -> Round:
-            return sampled(state, seat, rng)
+            return resample_from_infostate(state, seat, rng)
 
         return rollout_values(world, state.legal_actions(), play_out, self.samples, rng)
 
@@ -66,42 +64,6 @@ class BonEvaluator:
     def action_name(self, action: int) -> str:
         """A card's name (``"red 7"``, ``"pass"``)."""
         return card_name(action)
-
-
-def sampled(state: Round, seat: int, rng: np.random.Generator) -> Round:
-    """A copy of ``state`` in which the cards ``seat`` cannot see are dealt again at random to
-    the other hands, each its size, no hand getting a colour it has shown it lacks (when such
-    a deal is found in a few tries)."""
-    world = state.clone()
-    config = world.config
-    known = world.hands[seat] | world.deal.leftovers
-    for cards in world.played:
-        known |= cards
-    unseen_passes = (
-        config.pass_cards
-        - world.passes[seat]
-        - sum(world.passes_played)
-        - world.deal.leftover_passes
-    )
-    pool = [*boast_cards_of(config.deck & ~known), *[PASS] * unseen_passes]
-    others = [s for s in range(config.num_players) if s != seat]
-    sizes = {s: world.hands[s].bit_count() + world.passes[s] for s in others}
-    for _ in range(_DEAL_ATTEMPTS):
-        order = rng.permutation(pool).tolist()
-        hands, start = {}, 0
-        for s in others:
-            hands[s] = order[start : start + sizes[s]]
-            start += sizes[s]
-        if all(
-            card == PASS or not world.voids[s] >> COLOUR_OF[card] & 1
-            for s in others
-            for card in hands[s]
-        ):
-            break
-    for s in others:
-        world.hands[s] = sum(1 << card for card in hands[s] if card != PASS)
-        world.passes[s] = hands[s].count(PASS)
-    return world
 
 
 @cache

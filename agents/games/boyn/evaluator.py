@@ -2,8 +2,9 @@
 
 Each legal action's value is its mean margin this round for the seat to act (the others' mean
 points added minus its own: the arena's unit) over sampled deals: the cards that seat cannot
-see (the other hands and the stock) dealt again at random, each hand keeping its size, the
-discard pile reshuffled by a fresh generator, and every seat then played by the heuristic.
+see (the other hands and the stock) dealt again at random
+(:func:`~boon_env.games.boyn.rules.resample_from_infostate`: each hand keeping its size, the
+discard pile reshuffled by a fresh generator), and every seat then played by the heuristic.
 Every action is played out on the same deals (:func:`~agents.games.base.rollout_values`). A
 playout still going after :data:`MAX_ROLLOUT_TURNS` turns is scored with the hands as they
 stand.
@@ -26,14 +27,11 @@ from agents.games.boyn.arena import margins
 from agents.games.boyn.heuristic import BoynHeuristicParams, choose
 from agents.games.boyn.view import BoynView
 from boon_env.games.boyn.rules import (
-    COPIES,
-    NUM_KINDS,
     Game,
     Round,
     action_name,
-    count_of,
-    hand_of,
     points_of,
+    resample_from_infostate,
 )
 
 PLAYOUTS = 96  # playouts per decision, shared by its legal actions (the module docstring)
@@ -81,7 +79,7 @@ class BoynEvaluator:
             return margins(held)[seat]
 
         def world(rng: np.random.Generator) -> Round:
-            return sampled(state, seat, rng)
+            return resample_from_infostate(state, seat, rng)
 
         actions = state.legal_actions()
         return rollout_values(world, actions, play_out, self.samples(len(actions)), rng)
@@ -93,29 +91,6 @@ class BoynEvaluator:
     def action_name(self, action: int) -> str:
         """A card's name and how it is played (``"jack of clubs naming hearts"``)."""
         return action_name(action)
-
-
-def sampled(state: Round, seat: int, rng: np.random.Generator) -> Round:
-    """A copy of ``state`` in which the cards ``seat`` cannot see (the other hands and the
-    stock) are dealt again at random, each hand keeping its size, and the discard pile will be
-    reshuffled by a generator drawn from ``rng``."""
-    world = state.clone()
-    mine, pile = world.hands[seat], world.discards
-    pool = [
-        kind
-        for kind in range(NUM_KINDS)
-        for _ in range(COPIES - count_of(mine, kind) - count_of(pile, kind))
-    ]
-    order = rng.permutation(pool).tolist()
-    start = 0
-    for other in range(world.config.num_players):
-        if other != seat:
-            size = world.hands[other].bit_count()
-            world.hands[other] = hand_of(order[start : start + size])
-            start += size
-    world.stock[:] = order[start:]
-    world.rng = np.random.default_rng(int(rng.integers(2**31)))
-    return world
 
 
 @cache
