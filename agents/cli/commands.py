@@ -44,8 +44,8 @@ from agents.specs import make_agent  # noqa: E402
 from boon_env.games import load  # noqa: E402
 
 _SPEC_HELP = (
-    "agent spec: random, heuristic[:name=value,...], ppo[:path/to/model.npz]; Boon also "
-    "search[:samples=N,inference=ppo,rollout=ppo], expert, rllib:CHECKPOINT_DIR, "
+    "agent spec: random, heuristic[:name=value,...], search[:samples=N,rollout=ppo,...], "
+    "expert, ppo[:path/to/model.npz]; Boon also search:inference=ppo, rllib:CHECKPOINT_DIR, "
     "cautious:K:SPEC, ... (docs/cli.md)"
 )
 
