@@ -5,11 +5,13 @@ A spec is ``kind`` or ``kind:arg``; the kinds a game offers are its
 ``heuristic`` (``heuristic:name=value,...`` sets the heuristic's parameters) and ``ppo``
 (bare: the game's shipped model for the table size, ``agents/models/<game>_ppo_<n>p.npz``;
 ``ppo:PATH`` a model file of that game; a ``.zip`` of stable-baselines3 is unpickled: trusted
-files only). Boon also has:
+files only), ``search[:samples=N,rollout=ppo,margin=M,model=PATH]`` (the determinized search of
+every game, :class:`~agents.players.search.SearchPlayer`) and ``expert`` (that search at the
+settings chosen for the table size). Boon also has:
 
 | spec | player |
 | --- | --- |
-| ``search`` or ``search:samples=50,points_weight=0.1`` | :class:`~agents.games.boon.search.SearchAgent` |
+| ``search:samples=50,points_weight=0.1`` | Boon's search options (:class:`~agents.games.boon.search.SearchParams`) |
 | ``search:samples=16,inference=ppo,rollout=ppo`` | the search that reads the play (:mod:`agents.games.boon.inference`) |
 | ``expert`` | the strongest player within 0.1 s a decision: :data:`~agents.games.boon.search.EXPERT` search for the table size |
 | ``blind:SPEC``, ``cautious:K:SPEC``, ``bold:K:SPEC`` | :class:`~agents.games.boon.holdings.HoldingBidder`: SPEC bidding by its Victory Cards (game mode) |
