@@ -226,7 +226,7 @@ def play_out(
         forced = [t for t in live if _is_forced(t.legal_mask())]
         free = [t for t in live if not _is_forced(t.legal_mask())]
         for table in forced:
-            table.apply(t_only(table.legal_mask()))
+            table.apply(_only_action(table.legal_mask()))
         if free:
             for table, action in zip(free, _choices(free, rules, policy), strict=True):
                 table.apply(action)
@@ -240,7 +240,7 @@ def _is_forced(legal: int) -> bool:
     return not legal & (legal - 1)
 
 
-def t_only(legal: int) -> int:
+def _only_action(legal: int) -> int:
     """The one action of a forced move's legal bitmask."""
     return legal.bit_length() - 1
 

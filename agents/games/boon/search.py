@@ -342,6 +342,7 @@ class BoonSearch(SearchGame):
     params_type = SearchParams
 
     def __init__(self) -> None:
+        # No SearchRules: every hook that would use them is Boon's own here.
         self.game = "boon"
         self.expert = EXPERT
 
