@@ -32,16 +32,21 @@ DEFAULT_AGENTS = ("search", "search:rollout=ppo", "expert")
 
 
 def decision_seconds(
-    spec: str, players: int, rounds: int, seed: int, game: str | None = None
+    spec: str,
+    players: int,
+    rounds: int,
+    seed: int,
+    game: str | None = None,
+    opponent: str = "ppo",
 ) -> tuple[list[float], list[float], list[str]]:
     """CPU and wall seconds, and the kind, of every decision with a choice that ``spec``
-    makes at seat 0 over ``rounds`` deals of ``game`` against ``ppo`` players."""
+    makes at seat 0 over ``rounds`` deals of ``game`` against ``opponent`` players."""
     spec_of_game = game_spec(game)
     arena = spec_of_game.arena
     env = arena.raw_env(num_players=players)
     agent = make_agent(spec, seed=seed, num_players=players, game=spec_of_game.name)
-    ppo = make_agent("ppo", num_players=players, game=spec_of_game.name)
-    seated: list[Any] = [agent] + [ppo] * (players - 1)
+    other = make_agent(opponent, num_players=players, game=spec_of_game.name)
+    seated: list[Any] = [agent] + [other] * (players - 1)
     evaluator = spec_of_game.evaluator(players) if spec_of_game.evaluator else None
     cpu: list[float] = []
     wall: list[float] = []
@@ -73,6 +78,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--game", default=None, help="the game (default: the registry's first)")
     parser.add_argument("--players", type=int, default=None, help="default: the game's")
     parser.add_argument("--rounds", type=int, default=30)
+    parser.add_argument("--opponent", default="ppo", help="the other seats' spec (default ppo)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument(
         "--by-phase", action="store_true", help="also the CPU s of each kind of decision"
@@ -85,8 +91,8 @@ def main(argv: list[str] | None = None) -> None:
     except ValueError as error:
         parser.error(str(error))
     print(
-        f"{spec_of_game.title}, {players} players, {args.rounds} rounds at seat 0 against ppo, "
-        "one core"
+        f"{spec_of_game.title}, {players} players, {args.rounds} rounds at seat 0 against "
+        f"{args.opponent}, one core"
     )
     print(
         "| agent | decisions | median CPU s | mean CPU s | p90 CPU s | max CPU s | mean wall s |"
@@ -95,7 +101,7 @@ def main(argv: list[str] | None = None) -> None:
     by_phase = []
     for spec in args.agents:
         seconds, walls, kinds = decision_seconds(
-            spec, players, args.rounds, args.seed, spec_of_game.name
+            spec, players, args.rounds, args.seed, spec_of_game.name, args.opponent
         )
         cpu, wall = np.array(seconds), np.array(walls)
         print(

@@ -79,13 +79,15 @@ def value(state: Round, seat: int) -> float:
     return margins([points_of(hand, state.config.points) for hand in state.hands])[seat]
 
 
-# The ``expert`` settings per table size (docs/boyn.md, "Search"): playouts by the shipped
-# policy, within 0.1 CPU-seconds a decision (benchmarks/bench_expert.py --game boyn).
+# The ``expert`` settings per table size (docs/boyn.md, "Search"), within 0.1 CPU-seconds a
+# decision (benchmarks/bench_expert.py --game boyn): playouts by the shipped policy where one
+# ships (2-4 players), else by the heuristic.
 _EXPERT = SearchParams(samples=12, rollout="ppo")
+_MODEL_FREE = SearchParams(samples=6)
 BOYN_SEARCH = SearchGame(
     "boyn",
     SearchRules(
         infostate=infostate, heuristic=heuristic, observe=observe, value=value, max_steps=MAX_STEPS
     ),
-    expert={2: _EXPERT, 3: _EXPERT, 4: _EXPERT},
+    expert={2: _EXPERT, 3: _EXPERT, 4: _EXPERT, 5: _MODEL_FREE, 6: _MODEL_FREE},
 )
