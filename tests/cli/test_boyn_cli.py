@@ -74,7 +74,7 @@ def test_match_plays_boyn_agent_objects() -> None:
 def test_boyn_agent_specs_and_games_are_checked() -> None:
     assert isinstance(make_agent("heuristic:swap_margin=2", game="boyn"), BoynHeuristicAgent)
     with pytest.raises(ValueError, match="known kinds"):
-        make_agent("search", game="boyn")
+        make_agent("cautious:1:ppo", game="boyn")
     with pytest.raises(ValueError, match="2, 3, 4, 5 or 6 agent specs"):
         run_arena(["random"] * 7, deals=1, game="boyn")
     with pytest.raises(ValueError, match="unknown game"):
@@ -97,7 +97,7 @@ def test_boon_arena_game_boyn_prints_json() -> None:
 
 
 def test_boon_arena_game_boyn_rejects_a_boon_only_agent() -> None:
-    result = run_boon("arena", "--game", "boyn", "--agents", "search", "random", "--deals", "1")
+    result = run_boon("arena", "--game", "boyn", "--agents", "blind:ppo", "random", "--deals", "1")
     assert result.returncode == 2
     assert "known kinds" in result.stderr
 
