@@ -56,9 +56,12 @@ def test_a_forced_move_costs_no_playout(game: str, monkeypatch: pytest.MonkeyPat
         "search:samples=4", seed=0, num_players=game_spec(game).player_counts[0], game=game
     )
     monkeypatch.setattr(type(agent.game), "decide", lambda *args: pytest.fail("searched"))
+    forced = 0
     for n, observation, mask in positions(game, 400, seed=3):
         if n == agent.num_players and np.count_nonzero(mask) == 1:
             assert agent.act(observation, mask) == int(np.flatnonzero(mask)[0])
+            forced += 1
+    assert forced > 0
 
 
 @pytest.mark.parametrize("game", ["bon", "boyn"])
