@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -302,30 +303,29 @@ class SearchPlayer:
 
 # ------------------------------------------------------------------------------------ builders
 def search_builder(game: SearchGame) -> Callable[[PlayerRequest], Agent]:
-    """The builder of ``search[:name=value,...]`` for ``game``."""
-
-    def build(request: PlayerRequest) -> Agent:
-        params = request.params(game.params_type)
-        return SearchPlayer(
-            game, params, seed=request.seed, name=request.spec, num_players=request.num_players
-        )
-
-    return build
+    """The builder of ``search[:name=value,...]`` for ``game`` (picklable: a game's spec goes
+    to worker processes)."""
+    return partial(_build_search, game)
 
 
 def expert_builder(game: SearchGame) -> Callable[[PlayerRequest], Agent]:
     """The builder of ``expert`` for ``game``: its search at the settings chosen per table
-    size."""
+    size (picklable)."""
+    return partial(_build_expert, game)
 
-    def build(request: PlayerRequest) -> Agent:
-        request.no_arg()
-        if request.num_players not in game.expert:
-            raise ValueError(
-                f"'expert' plays {tuple(game.expert)} players, not {request.num_players}"
-            )
-        params = game.expert[request.num_players]
-        return SearchPlayer(
-            game, params, seed=request.seed, name=request.spec, num_players=request.num_players
-        )
 
-    return build
+def _build_search(game: SearchGame, request: PlayerRequest) -> Agent:
+    params = request.params(game.params_type)
+    return SearchPlayer(
+        game, params, seed=request.seed, name=request.spec, num_players=request.num_players
+    )
+
+
+def _build_expert(game: SearchGame, request: PlayerRequest) -> Agent:
+    request.no_arg()
+    if request.num_players not in game.expert:
+        raise ValueError(f"'expert' plays {tuple(game.expert)} players, not {request.num_players}")
+    params = game.expert[request.num_players]
+    return SearchPlayer(
+        game, params, seed=request.seed, name=request.spec, num_players=request.num_players
+    )
