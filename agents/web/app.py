@@ -95,6 +95,7 @@ class _Entry:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     coach: bool = False  # the person turned the coach on in the page's setup (the page's box)
     saved: int = 0  # finished rounds written to the replay file
+    tabs: int = 0  # connections playing it now (a reload resumes a game no tab holds)
     replay_file: Path | None = None
 
 
@@ -121,32 +122,58 @@ class Games:
     def __len__(self) -> int:
         return len(self._entries)
 
-    def admit(self, owner: str) -> None:
-        """Check that ``owner`` (a client's address) may start a game now.
+    def admit(self, owner: str, replacing: str | None = None) -> None:
+        """Check that ``owner`` (a client's address) may start a game now, in place of its
+        game ``replacing`` if given. Only games a connection holds count against ``owner``'s
+        limit: when it is reached, ``owner``'s oldest game that no tab holds (a closed tab's)
+        is dropped to make room.
 
         Raises:
-            ClientError: ``max_games`` games are open, or ``max_per_client`` of ``owner``'s,
-                and none has expired.
+            ClientError: ``max_games`` games are open, or ``max_per_client`` of ``owner``'s
+                held by open tabs, and none has expired.
         """
         self.expire()
-        if len(self._entries) >= self.max_games:
+        mine = sorted(
+            (entry.last_used, game_id)
+            for game_id, entry in self._entries.items()
+            if entry.owner == owner and game_id != replacing
+        )
+        while not self._room(replacing) or len(mine) >= self.max_per_client:
+            closed = [item for item in mine if not self._entries[item[1]].tabs]
+            if not closed:
+                break
+            del self._entries[closed[0][1]]  # the oldest game of a closed tab of owner's
+            mine.remove(closed[0])
+        if not self._room(replacing):
             raise ClientError(f"the server is full ({self.max_games} games); try again later")
-        if sum(entry.owner == owner for entry in self._entries.values()) >= self.max_per_client:
+        if len(mine) >= self.max_per_client:
             raise ClientError(
                 f"too many games open from your address (the limit is {self.max_per_client}); "
                 f"finish one, or wait: an idle game is dropped after {self.idle_timeout:g} s"
             )
 
-    def add(self, session: GameSession, owner: str = "") -> str:
-        """Register a new game started by ``owner`` and return its id.
+    def _room(self, replacing: str | None) -> bool:
+        return len(self._entries) - (replacing in self._entries) < self.max_games
+
+    def add(self, session: GameSession, owner: str = "", replacing: str | None = None) -> str:
+        """Register a new game started by ``owner`` and return its id; the game ``replacing``
+        (the one the starting tab played) is dropped once the new one is in.
 
         Raises:
             ClientError: as :meth:`admit`.
         """
-        self.admit(owner)
+        self.admit(owner, replacing)
         game_id = secrets.token_urlsafe(16)
         self._entries[game_id] = _Entry(session, owner, self._clock())
+        if replacing is not None:
+            self.remove(replacing)
         return game_id
+
+    def hold(self, game_id: str | None, held: bool) -> None:
+        """Count one more (``held``) or one fewer tab playing ``game_id`` (if still open)."""
+        entry = self._entries.get(game_id) if game_id is not None else None
+        if entry is not None:
+            entry.tabs += 1 if held else -1
 
     def get(self, game_id: str) -> _Entry:
         """The game ``game_id``, marked as used now.
@@ -571,21 +598,36 @@ async def _play_socket(server: _Server, websocket: WebSocket) -> None:
         return
     await websocket.accept()
     await websocket.send_json(server.hello())
-    owner = websocket.client.host if websocket.client else ""
-    current: str | None = None  # the game this connection started or joined last
-    started = False  # whether it started or joined a game, or asked for a replay's frame
+    tab = _Tab(websocket.client.host if websocket.client else "")
+    try:
+        await _serve_tab(server, websocket, tab)
+    finally:
+        server.games.hold(tab.game, False)  # a closed tab's game no longer counts as held
+
+
+@dataclass
+class _Tab:
+    """One connection's state: its client's address, the game it started or joined last, and
+    whether it started or joined one, or asked for a replay's frame."""
+
+    owner: str
+    game: str | None = None
+    started: bool = False
+
+
+async def _serve_tab(server: _Server, websocket: WebSocket, tab: _Tab) -> None:
     loop = asyncio.get_running_loop()
     start_by = loop.time() + server.start_timeout
     while True:
         # A connection that starts nothing, or then stays silent until its game would be
         # dropped, holds one of the server's bounded connections for nobody: close it.
-        timeout = server.games.idle_timeout if started else start_by - loop.time()
+        timeout = server.games.idle_timeout if tab.started else start_by - loop.time()
         try:
             message = await asyncio.wait_for(websocket.receive(), timeout)
         except TimeoutError:
             why = (
                 f"no message for {timeout:g} s"
-                if started
+                if tab.started
                 else f"no game started within {server.start_timeout:g} s"
             )
             error = f"connection closed: {why}; reload the page to go on"
@@ -595,19 +637,7 @@ async def _play_socket(server: _Server, websocket: WebSocket) -> None:
             return
         if message["type"] == "websocket.disconnect":
             return
-        try:
-            request = parse_message(message.get("text"), message.get("bytes"))
-            if request["type"] == "new" and current is not None:
-                server.games.remove(current)  # a new game replaces the one this tab played
-            replies = await _handle(server, request, owner)
-            if replies[0]["type"] == "joined":
-                current = replies[0]["game"]
-            started |= replies[0]["type"] in ("joined", "frame")
-        except ClientError as error:
-            replies = [{"type": "error", "error": str(error)}]
-        except Exception:
-            _log.exception("error while handling a message")
-            replies = [{"type": "error", "error": "internal error (the server's log has it)"}]
+        replies = await _reply(server, message, tab)
         try:
             for reply in replies:
                 await websocket.send_json(reply)
@@ -615,9 +645,33 @@ async def _play_socket(server: _Server, websocket: WebSocket) -> None:
             return  # the tab closed while its replies were being prepared
 
 
+async def _reply(server: _Server, message: Message, tab: _Tab) -> list[dict[str, Any]]:
+    """The replies to one client message; a refused one changes nothing."""
+    try:
+        request = parse_message(message.get("text"), message.get("bytes"))
+        replies = await _handle(server, request, tab.owner, tab.game)
+    except ClientError as error:
+        return [{"type": "error", "error": str(error)}]
+    except Exception:
+        _log.exception("error while handling a message")
+        return [{"type": "error", "error": "internal error (the server's log has it)"}]
+    if replies[0]["type"] == "joined" and replies[0]["game"] != tab.game:
+        server.games.hold(tab.game, False)
+        tab.game = replies[0]["game"]
+        server.games.hold(tab.game, True)
+    tab.started |= replies[0]["type"] in ("joined", "frame")
+    return replies
+
+
 def _same_origin(websocket: WebSocket) -> bool:
+    """Whether the page that opened the socket (if a browser says) is this server's own: the
+    same scheme (an ``https`` page is another origin than this ``http`` server) and host."""
     origin = websocket.headers.get("origin")
-    return origin is None or urlsplit(origin).netloc == websocket.headers.get("host")
+    if origin is None:
+        return True
+    parts = urlsplit(origin)
+    scheme = "https" if websocket.url.scheme == "wss" else "http"
+    return parts.scheme == scheme and parts.netloc == websocket.headers.get("host")
 
 
 def parse_message(text: str | None, data: bytes | None = None) -> dict[str, Any]:
@@ -640,7 +694,8 @@ def parse_message(text: str | None, data: bytes | None = None) -> dict[str, Any]
         request = json.loads(text)
     except json.JSONDecodeError as error:
         raise ClientError(f"malformed message: not JSON ({error.msg})") from None
-    if not isinstance(request, dict) or request.get("type") not in _FIELDS:
+    kind = request.get("type") if isinstance(request, dict) else None
+    if not isinstance(kind, str) or kind not in _FIELDS:
         raise ClientError(f"malformed message: 'type' must be one of {', '.join(_FIELDS)}")
     fields = _FIELDS[request["type"]]
     for name, value in request.items():
@@ -680,14 +735,17 @@ def _nesting(text: str) -> int:
     return deepest
 
 
-async def _handle(server: _Server, request: dict[str, Any], owner: str) -> list[dict[str, Any]]:
+async def _handle(
+    server: _Server, request: dict[str, Any], owner: str, current: str | None = None
+) -> list[dict[str, Any]]:
+    """The replies to a parsed request from ``owner``'s tab playing ``current``."""
     kind = request["type"]
     if kind == "frame":
         return [_frame(server, request["round"], request["step"])]
     if server.replay is not None:
         raise ClientError("this server shows a replay; games cannot be played on it")
     if kind == "new":
-        return await _new_game(server, request, owner)
+        return await _new_game(server, request, owner, current)
     game_id = request["game"]
     entry = server.games.get(game_id)
     async with entry.lock:  # one move at a time per game, whichever connection sends it
@@ -715,14 +773,18 @@ async def _handle(server: _Server, request: dict[str, Any], owner: str) -> list[
         return replies
 
 
-async def _new_game(server: _Server, request: dict[str, Any], owner: str) -> list[dict[str, Any]]:
+async def _new_game(
+    server: _Server, request: dict[str, Any], owner: str, current: str | None
+) -> list[dict[str, Any]]:
+    """Start the game a ``new`` message asks for, in place of the tab's ``current`` game: only
+    once every check has passed is that one dropped (a refused ``new`` changes nothing)."""
     choice = server.choice(request)
     seed = request.get("seed")
     if seed is not None and not 0 <= seed <= MAX_SEED:
         raise ClientError(f"seed must be 0-{MAX_SEED}")
-    server.games.admit(owner)  # before building the game: some opponents load a model
+    server.games.admit(owner, current)  # before building the game: some opponents load a model
     session = await anyio.to_thread.run_sync(server.new_session, choice, seed)
-    game_id = server.games.add(session, owner)
+    game_id = server.games.add(session, owner, current)
     entry = server.games.get(game_id)
     entry.coach = server.coach and request.get("coach", False)
     async with entry.lock:
