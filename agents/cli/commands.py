@@ -122,7 +122,9 @@ def _build_parser() -> argparse.ArgumentParser:
         metavar="SPEC",
         help=f"one per seat; {_SPEC_HELP}",
     )
-    arena.add_argument("--deals", type=argtypes.count, default=None, help="deals to play (default 1000)")
+    arena.add_argument(
+        "--deals", type=argtypes.count, default=None, help="deals to play (default 1000)"
+    )
     _add_game_option(arena)
     arena.add_argument(
         "--episode",
@@ -132,7 +134,10 @@ def _build_parser() -> argparse.ArgumentParser:
         "reporting each agent's game win rate",
     )
     arena.add_argument(
-        "--games", type=argtypes.count, default=None, help="games to play with --episode game (default 100)"
+        "--games",
+        type=argtypes.count,
+        default=None,
+        help="games to play with --episode game (default 100)",
     )
     arena.add_argument(
         "--max-rounds",
@@ -142,7 +147,9 @@ def _build_parser() -> argparse.ArgumentParser:
         f"{DEFAULT_MAX_ROUNDS}, reported as truncated)",
     )
     arena.add_argument("--seed", type=argtypes.seed, default=0, help="seed of the deals and agents")
-    arena.add_argument("--workers", type=argtypes.workers, default=1, help="worker processes (default 1)")
+    arena.add_argument(
+        "--workers", type=argtypes.workers, default=1, help="worker processes (default 1)"
+    )
     arena.add_argument("--json", action="store_true", help="print one JSON object, no table")
     arena.add_argument(
         "--save",
@@ -210,9 +217,14 @@ def _build_parser() -> argparse.ArgumentParser:
         default=None,
         help=f"players at the table ({_player_counts()}; default 4)",
     )
-    play.add_argument("--seed", type=argtypes.seed, default=None, help="seed of the deals and the agents")
     play.add_argument(
-        "--rounds", type=argtypes.count, default=None, help="stop after this many rounds (default: the game)"
+        "--seed", type=argtypes.seed, default=None, help="seed of the deals and the agents"
+    )
+    play.add_argument(
+        "--rounds",
+        type=argtypes.count,
+        default=None,
+        help="stop after this many rounds (default: the game)",
     )
     play.set_defaults(run=_run_play)
 
@@ -224,7 +236,9 @@ def _build_parser() -> argparse.ArgumentParser:
         "a 'boon arena --save' file with every hand shown. Needs the 'web' extra.",
     )
     serve.add_argument("--host", default="127.0.0.1", help="address (default 127.0.0.1)")
-    serve.add_argument("--port", type=argtypes.port, default=8000, help="port (default 8000; 0: any free)")
+    serve.add_argument(
+        "--port", type=argtypes.port, default=8000, help="port (default 8000; 0: any free)"
+    )
     _add_game_option(serve)
     # Without --game: the page starts with the default game, and a replay shows its own game.
     serve.set_defaults(game=None)
@@ -244,7 +258,9 @@ def _build_parser() -> argparse.ArgumentParser:
         help="save every game's finished rounds here, a replay file per game "
         "(default %(default)s; '' saves nothing)",
     )
-    serve.add_argument("--seed", type=argtypes.seed, default=None, help="seed of the deals and the agents")
+    serve.add_argument(
+        "--seed", type=argtypes.seed, default=None, help="seed of the deals and the agents"
+    )
     serve.add_argument(
         "--start-timeout",
         type=argtypes.positive_seconds,
@@ -259,7 +275,9 @@ def _build_parser() -> argparse.ArgumentParser:
         metavar="SECONDS",
         help="drop a game, and close its connection, after this long without a move (default 300)",
     )
-    serve.add_argument("--max-games", type=argtypes.count, default=64, help="games open at once (default 64)")
+    serve.add_argument(
+        "--max-games", type=argtypes.count, default=64, help="games open at once (default 64)"
+    )
     serve.add_argument(
         "--max-games-per-client",
         type=argtypes.count,
@@ -281,12 +299,18 @@ def _build_parser() -> argparse.ArgumentParser:
         "--agents", nargs="+", required=True, metavar="SPEC", help=f"2 or more; {_SPEC_HELP}"
     )
     _add_game_option(tournament)
-    tournament.add_argument("--players", type=argtypes.count, default=None, help="table size (default 4)")
+    tournament.add_argument(
+        "--players", type=argtypes.count, default=None, help="table size (default 4)"
+    )
     tournament.add_argument(
         "--deals", type=argtypes.count, default=100, help="deals per line-up (default 100)"
     )
-    tournament.add_argument("--seed", type=argtypes.seed, default=0, help="seed of the deals and agents")
-    tournament.add_argument("--workers", type=argtypes.workers, default=1, help="worker processes (default 1)")
+    tournament.add_argument(
+        "--seed", type=argtypes.seed, default=0, help="seed of the deals and agents"
+    )
+    tournament.add_argument(
+        "--workers", type=argtypes.workers, default=1, help="worker processes (default 1)"
+    )
     tournament.add_argument(
         "--json",
         nargs="?",
@@ -330,14 +354,18 @@ def _build_parser() -> argparse.ArgumentParser:
         help="training budget in seconds of PPO (the warm start and the evaluation come on "
         "top); with --decisions, whichever is reached first",
     )
-    exploit.add_argument("--seed", type=argtypes.seed, default=0, help="seed of the training (default 0)")
+    exploit.add_argument(
+        "--seed", type=argtypes.seed, default=0, help="seed of the training (default 0)"
+    )
     exploit.add_argument(
         "--eval-seed",
         type=argtypes.seed,
         default=None,
         help="seed of the evaluation deals (default: --seed + 1, fresh deals)",
     )
-    exploit.add_argument("--deals", type=argtypes.count, default=2000, help="evaluation deals (default 2000)")
+    exploit.add_argument(
+        "--deals", type=argtypes.count, default=2000, help="evaluation deals (default 2000)"
+    )
     exploit.add_argument(
         "--tables",
         type=argtypes.count,
@@ -362,7 +390,10 @@ def _build_parser() -> argparse.ArgumentParser:
         "instead of imitating the heuristic",
     )
     exploit.add_argument(
-        "--workers", type=argtypes.workers, default=1, help="worker processes of the evaluation (default 1)"
+        "--workers",
+        type=argtypes.workers,
+        default=1,
+        help="worker processes of the evaluation (default 1)",
     )
     exploit.add_argument(
         "--out",
@@ -449,7 +480,10 @@ def _build_parser() -> argparse.ArgumentParser:
         help="hand advice: sampled deals (default 2000); review: rounds played (default 20)",
     )
     advise_parser.add_argument(
-        "--seed", type=argtypes.seed, default=0, help="seed of the samples (and of the rounds played)"
+        "--seed",
+        type=argtypes.seed,
+        default=0,
+        help="seed of the samples (and of the rounds played)",
     )
     advise_parser.add_argument("--json", action="store_true", help="print one JSON object")
     advise_parser.set_defaults(run=_run_advise)
