@@ -42,6 +42,7 @@ from agents.games.base import GameSpec  # noqa: E402
 from agents.games.terminal import play_game  # noqa: E402
 from agents.players.base import Agent  # noqa: E402
 from agents.players.policy import ModelFileError  # noqa: E402
+from agents.players.trained import TRUST_PICKLE  # noqa: E402
 from agents.specs import make_agent  # noqa: E402
 from boon_env.games import load  # noqa: E402
 
@@ -65,6 +66,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     _one_blas_thread()
     parser = _build_parser()
     args = parser.parse_args(argv)
+    if getattr(args, "trust_pickle", False):  # the worker processes inherit it
+        os.environ[TRUST_PICKLE] = "1"
     try:
         return args.run(args)
     except UsageError as error:
@@ -157,6 +160,7 @@ def _build_parser() -> argparse.ArgumentParser:
         help="write every round played as one JSON line (the reset options, seats, actions, info)",
     )
     _add_variance_options(arena)
+    _add_trust_option(arena)
     arena.set_defaults(run=_run_arena)
 
     compare = commands.add_parser(
@@ -226,6 +230,7 @@ def _build_parser() -> argparse.ArgumentParser:
         default=None,
         help="stop after this many rounds (default: the game)",
     )
+    _add_trust_option(play)
     play.set_defaults(run=_run_play)
 
     serve = commands.add_parser(
@@ -285,6 +290,7 @@ def _build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="games open at once from one client address (default 8)",
     )
+    _add_trust_option(serve)
     serve.set_defaults(run=_run_serve)
 
     tournament = commands.add_parser(
@@ -323,6 +329,7 @@ def _build_parser() -> argparse.ArgumentParser:
         "--plot", metavar="PATH.png", help="save the ratings and margins plot (needs matplotlib)"
     )
     _add_variance_options(tournament)
+    _add_trust_option(tournament)
     tournament.set_defaults(run=_run_tournament)
 
     exploit = commands.add_parser(
@@ -413,6 +420,7 @@ def _build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="print one JSON object (training's output goes to stderr)",
     )
+    _add_trust_option(exploit)
     exploit.set_defaults(run=_run_exploit)
     advise_parser = commands.add_parser(
         "advise",
@@ -486,6 +494,7 @@ def _build_parser() -> argparse.ArgumentParser:
         help="seed of the samples (and of the rounds played)",
     )
     advise_parser.add_argument("--json", action="store_true", help="print one JSON object")
+    _add_trust_option(advise_parser)
     advise_parser.set_defaults(run=_run_advise)
 
     bench_parser = commands.add_parser(
@@ -496,6 +505,15 @@ def _build_parser() -> argparse.ArgumentParser:
     bench.add_arguments(bench_parser)
     bench_parser.set_defaults(run=_run_bench)
     return parser
+
+
+def _add_trust_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--trust-pickle",
+        action="store_true",
+        help="allow ppo:FILE.zip specs (stable-baselines3 saves, which are unpickled: loading "
+        "one runs code from the file; only for files you trust)",
+    )
 
 
 def _add_variance_options(parser: argparse.ArgumentParser) -> None:

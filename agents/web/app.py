@@ -44,6 +44,7 @@ from agents.games.web import WebGame
 from agents.players.policy import ModelFileError, NumpyPolicy
 from agents.players.trained import default_model
 from agents.specs import make_agent
+from agents.untrusted import nesting
 from agents.web.games import web_games
 from agents.web.replay import RecordedRound, load_replay
 from agents.web.session import GameSession, RefusedError, load_coach_policy
@@ -688,7 +689,7 @@ def parse_message(text: str | None, data: bytes | None = None) -> dict[str, Any]
     size = len(text.encode("utf-8", "replace"))
     if size > MAX_MESSAGE_BYTES:
         raise ClientError(f"message too large ({size} bytes; the limit is {MAX_MESSAGE_BYTES})")
-    if _nesting(text) > MAX_NESTING:
+    if nesting(text) > MAX_NESTING:
         raise ClientError(f"malformed message: nested deeper than {MAX_NESTING} levels")
     try:
         request = json.loads(text)
@@ -711,28 +712,6 @@ def parse_message(text: str | None, data: bytes | None = None) -> dict[str, Any]
     if missing:
         raise ClientError(f"malformed message: {request['type']!r} needs {', '.join(missing)}")
     return request
-
-
-def _nesting(text: str) -> int:
-    """How deep arrays and objects nest in ``text`` (JSON or not), brackets in strings aside."""
-    depth = deepest = 0
-    in_string = escaped = False
-    for char in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-        elif char in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif char in "]}":
-            depth -= 1
-    return deepest
 
 
 async def _handle(
