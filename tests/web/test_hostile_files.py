@@ -4,17 +4,23 @@ none that loads fails later. Bounded: a fixed number of files, made from a seede
 
 from __future__ import annotations
 
+import copy
 import io
 import json
 import shutil
 import zipfile
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
+from agents.eval.arena import run_arena
+from agents.eval.compare import compare_runs
 from agents.players.policy import ModelFileError, load_policy, model_paths
 from agents.players.trained import MODELS_DIR
+from agents.web.replay import load_replay
 
 MODEL = MODELS_DIR / "boon_ppo_3p.npz"
 MUTATED_MODELS = 1000  # files; about 2 ms each
@@ -151,3 +157,98 @@ def test_mutated_model_files_load_or_are_refused_in_one_line(tmp_path):
         policy.greedy(np.zeros(482, np.float32), np.ones(34, np.int8))
         outcomes["loaded"] += 1
     assert outcomes["refused"] > MUTATED_MODELS // 2, outcomes
+
+
+# ------------------------------------------------------------------------------ replay files
+REPLAY_TABLES = (("boon", 4), ("bon", 3), ("boyn", 2))
+MUTATED_REPLAYS = 250  # per game: 750 files, every frame of each that loads drawn
+ODD_VALUES = [None, True, -1, 2**70, 1.5, "x", [], {}, [1], [[1]], {"a": 1}, [None], [-1], [99]]
+
+
+@pytest.fixture(scope="module")
+def saved(tmp_path_factory) -> dict[str, list[dict]]:
+    """Two rounds of random play per game, as ``boon arena --save`` writes them."""
+    folder = tmp_path_factory.mktemp("saved")
+    rounds = {}
+    for game, n in REPLAY_TABLES:
+        path = folder / f"{game}.jsonl"
+        run_arena(["random"] * n, 1, seed=3, progress=False, save=str(path), game=game)
+        rounds[game] = [json.loads(line) for line in path.read_text().splitlines()]
+    return rounds
+
+
+def mutate(record: dict, rng: np.random.Generator) -> dict:
+    """``record`` with one or two values somewhere in it replaced by odd ones, or deleted."""
+    record = copy.deepcopy(record)
+    for _ in range(int(rng.integers(1, 3))):
+        places = list(_places(record))
+        container, key = places[int(rng.integers(len(places)))]
+        if rng.random() < 0.15 and isinstance(container, dict):
+            del container[key]
+        else:
+            container[key] = copy.deepcopy(ODD_VALUES[int(rng.integers(len(ODD_VALUES)))])
+    return record
+
+
+def _places(value: object) -> Iterator[tuple[Any, Any]]:
+    items = value.items() if isinstance(value, dict) else enumerate(value[:6])
+    for key, item in items:
+        yield value, key
+        if isinstance(item, (dict, list)):
+            yield from _places(item)
+
+
+def loads_or_refuses(path: Path) -> bool:
+    """Whether the replay file loads (and then every frame draws) or is refused in one line."""
+    try:
+        rounds = load_replay(path)
+    except ValueError as error:
+        assert "\n" not in str(error) and str(path) in str(error), error
+        return False
+    for recorded in rounds:
+        for step in range(len(recorded.actions) + 1):
+            recorded.frame(step)
+    return True
+
+
+@pytest.mark.parametrize(
+    ("game", "change", "message"),
+    [
+        ("boon", lambda r: r["deal"].__setitem__("hands", [7, 8, 9, 10]), "not a round"),
+        ("boon", lambda r: r["deal"]["hands"].__setitem__(1, None), "not a round"),
+        ("bon", lambda r: r.__setitem__("tower", [[1], 0, 2]), "tower"),
+        ("bon", lambda r: r.__setitem__("tower", None), "tower"),
+        ("boon", lambda r: r["round"].pop("picker"), "picker"),
+        ("boyn", lambda r: r["deal"]["hands"].__setitem__(0, "abc"), "hand 0"),
+        ("boon", lambda r: r.__setitem__("actions", [0] * 5000), "more than a round has"),
+    ],
+)
+def test_malformed_rounds_are_refused_naming_the_line(tmp_path, saved, game, change, message):
+    record = copy.deepcopy(saved[game][0])
+    change(record)
+    path = tmp_path / "bad.jsonl"
+    path.write_text(json.dumps(record) + "\n")
+    with pytest.raises(ValueError, match=message) as error:
+        load_replay(path)
+    assert str(error.value).startswith(f"replay file {path}, line 1: ")
+
+
+def test_deep_json_in_a_replay_or_a_saved_run_is_refused(tmp_path):
+    path = tmp_path / "deep.jsonl"
+    path.write_text("[" * 50_000 + "]" * 50_000 + "\n")
+    with pytest.raises(ValueError, match="line 1: nested deeper"):
+        load_replay(path)
+    with pytest.raises(ValueError, match="line 1: nested deeper"):
+        compare_runs(path, path)
+
+
+@pytest.mark.parametrize(("game", "n"), REPLAY_TABLES)
+def test_mutated_replay_files_load_and_draw_or_are_refused(tmp_path, saved, game, n):
+    rng = np.random.default_rng(7)
+    path = tmp_path / "mutant.jsonl"
+    loaded = 0
+    for _ in range(MUTATED_REPLAYS):
+        lines = [mutate(saved[game][0], rng), *saved[game][1:]]
+        path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+        loaded += loads_or_refuses(path)
+    assert loaded < MUTATED_REPLAYS, "every mutant loaded: the mutations changed nothing"
