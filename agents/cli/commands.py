@@ -290,6 +290,19 @@ def _build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="games open at once from one client address (default 8)",
     )
+    serve.add_argument(
+        "--no-coach",
+        action="store_true",
+        help="turn the coach off (no advice, no review of a finished round's decisions)",
+    )
+    serve.add_argument(
+        "--coach-budget",
+        type=argtypes.positive_seconds,
+        default=120.0,
+        metavar="SECONDS",
+        help="CPU seconds the coach may think about each game, in all (default 120); the "
+        "coach thinks in a thread of its own, a few questions at a time",
+    )
     _add_trust_option(serve)
     serve.set_defaults(run=_run_serve)
 
@@ -874,6 +887,8 @@ def _run_serve(args: argparse.Namespace) -> int:
             game=args.game,
             replay_dir=args.replay_dir or None,
             allowed_hosts=names,
+            coach=not args.no_coach,
+            coach_budget=args.coach_budget,
         )
         listener = web.listen(args.host, args.port)
     except ValueError as error:  # a bad spec, replay file or address

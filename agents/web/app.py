@@ -17,12 +17,16 @@ import contextlib
 import ipaddress
 import json
 import logging
+import math
 import re
 import secrets
 import socket
 import time
+from collections import Counter
 from collections.abc import AsyncIterator, Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -81,6 +85,7 @@ _OPTIONAL = frozenset({"search", "game_name", "players", "opponents", "coach", "
 # The opponents the page offers for every game, besides those named on the command line.
 OPPONENT_CHOICES = ("heuristic", "random")
 MAX_SEED = 2**32 - 1
+DEFAULT_COACH_BUDGET = 120.0  # CPU seconds per game: eight BOYN round reviews
 _log = logging.getLogger(__name__)
 
 
@@ -97,6 +102,8 @@ class _Entry:
     coach: bool = False  # the person turned the coach on in the page's setup (the page's box)
     saved: int = 0  # finished rounds written to the replay file
     tabs: int = 0  # connections playing it now (a reload resumes a game no tab holds)
+    coach_seconds: float = 0.0  # CPU seconds the coach spent on this game
+    coached: dict[tuple, Any] = field(default_factory=dict)  # its answers, by question
     replay_file: Path | None = None
 
 
@@ -113,8 +120,10 @@ class Games:
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.max_per_client = max_games if max_per_client is None else max_per_client
-        if max_games < 1 or self.max_per_client < 1 or idle_timeout <= 0:
-            raise ValueError("max_games and max_per_client must be >= 1 and idle_timeout > 0")
+        if max_games < 1 or self.max_per_client < 1 or not 0 < idle_timeout < math.inf:
+            raise ValueError(
+                "max_games and max_per_client must be >= 1 and idle_timeout finite and > 0"
+            )
         self.max_games = max_games
         self.idle_timeout = idle_timeout
         self._clock = clock
@@ -214,6 +223,59 @@ class Games:
         return entry.last_used + self.idle_timeout
 
 
+class _Coach:
+    """Where the coach thinks: one thread of its own (never the pool that plays the games'
+    moves), at most ``queue`` requests waiting or running, one per client address, and at
+    most ``budget`` CPU seconds per game; a request beyond any of these is refused at once."""
+
+    def __init__(self, budget: float, queue: int = 4) -> None:
+        self.budget = budget
+        self.queue = queue
+        self._executor: ThreadPoolExecutor | None = None
+        self._waiting: Counter[str] = Counter()
+
+    async def run(self, entry: _Entry, owner: str, key: tuple, work: Callable[[], Any]) -> Any:
+        """``work()``'s result, cached in ``entry`` under ``key`` (a repeated request is free).
+
+        Raises:
+            ClientError: the game's budget is spent, the coach is busy, or ``work`` refused.
+        """
+        if key in entry.coached:
+            return entry.coached[key]
+        if entry.coach_seconds >= self.budget:
+            raise ClientError(
+                f"the coach has used its {self.budget:g} s of thinking for this game; "
+                "start a new game to ask again"
+            )
+        if self._waiting[owner] or self._waiting.total() >= self.queue:
+            raise ClientError("the coach is busy with other questions; ask again in a moment")
+        if self._executor is None:
+            self._executor = ThreadPoolExecutor(1, thread_name_prefix="coach")
+        self._waiting[owner] += 1
+        try:
+            loop = asyncio.get_running_loop()
+            result, seconds = await loop.run_in_executor(self._executor, _timed, work)
+        finally:
+            self._waiting[owner] -= 1
+        entry.coach_seconds += seconds
+        entry.coached[key] = result
+        return result
+
+    def close(self) -> None:
+        """Stop the coach's thread once its current request ends; drop the waiting ones."""
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+
+
+def _timed(work: Callable[[], Any]) -> tuple[Any, float]:
+    """``work()`` and the CPU seconds this thread spent on it; a refusal is the client's."""
+    start = time.thread_time()
+    try:
+        return work(), time.thread_time() - start
+    except RefusedError as error:
+        raise ClientError(str(error)) from None
+
+
 @dataclass(frozen=True)
 class Choice:
     """A game the page may start: which game, how many players, the opponents' specs."""
@@ -237,8 +299,10 @@ class _Server:
         coach: bool,
         coach_model: str | Path | None,
         replay_dir: Path | None,
+        coaching: _Coach | None = None,
     ) -> None:
         self.webs = webs
+        self.coaching = coaching or _Coach(DEFAULT_COACH_BUDGET)
         self.default = default
         self.replay = replay
         self.games = games
@@ -399,6 +463,7 @@ def create_app(
     coach_model: str | Path | None = None,
     replay_dir: str | Path | None = None,
     allowed_hosts: Sequence[str] = LOOPBACK_HOSTS,
+    coach_budget: float = DEFAULT_COACH_BUDGET,
 ) -> Starlette:
     """The web table app.
 
@@ -427,13 +492,17 @@ def create_app(
             file per game (``None``: nowhere).
         allowed_hosts: host names the page may be reached by (``"*"``: any), which keeps
             other web sites from reaching a local server by DNS rebinding.
+        coach_budget: CPU seconds the coach may think about each game, in all; a question
+            beyond it is refused. The coach thinks in a thread of its own, one question per
+            client address and a few in all at a time, and answers a repeated one from memory.
 
     Raises:
         ValueError: a bad game, table size, agent spec or limit, or an unreadable replay file
             (one line).
     """
-    if start_timeout <= 0:
-        raise ValueError(f"start_timeout must be > 0, got {start_timeout}")
+    for name, seconds in (("start_timeout", start_timeout), ("coach_budget", coach_budget)):
+        if not 0 < seconds < math.inf:
+            raise ValueError(f"{name} must be a finite number of seconds > 0, got {seconds}")
     webs = web_games()
     rounds = load_replay(replay, game) if replay is not None else None
     name = game or next(iter(webs))
@@ -461,6 +530,7 @@ def create_app(
         coach,
         coach_model,
         None if replay_dir is None else Path(replay_dir),
+        _Coach(coach_budget),
     )
 
     @contextlib.asynccontextmanager
@@ -470,6 +540,7 @@ def create_app(
             yield
         finally:
             sweeper.cancel()
+            server.coaching.close()
 
     async def socket_route(websocket: WebSocket) -> None:
         await _play_socket(server, websocket)
@@ -731,18 +802,8 @@ async def _handle(
         session = entry.session
         if kind == "join":
             return [_joined(game_id, entry), _tagged(game_id, [session.message()])[0]]
-        if kind == "coach":
-            if not server.coach:
-                raise ClientError("the coach is off on this server")
-            search = bool(request.get("search"))
-            policy = server.policy(session.web.name, session.num_players)
-            advice = await _run(session.coach, policy, search)
-            return [{"type": "coach", "game": game_id, **advice}]
-        if kind == "losses":
-            if not server.coach:
-                raise ClientError("the coach is off on this server")
-            losses = await _run(session.round_review)
-            return [{"type": "losses", "game": game_id, **losses}]
+        if kind in ("coach", "losses"):
+            return [await _coached(server, entry, owner, game_id, request)]
         if kind == "act":
             action = _parsed_action(session.web, request["action"])
             replies = _tagged(game_id, await _run(session.act, action))
@@ -750,6 +811,25 @@ async def _handle(
             replies = _tagged(game_id, await _run(session.next_round))
         server.save(game_id, entry)
         return replies
+
+
+async def _coached(
+    server: _Server, entry: _Entry, owner: str, game_id: str, request: dict[str, Any]
+) -> dict[str, Any]:
+    """The reply to a ``coach`` or ``losses`` request, worked out by the server's coach."""
+    if not server.coach:
+        raise ClientError("the coach is off on this server")
+    session = entry.session
+    if request["type"] == "losses":
+        # The review of the last finished round: the same until another round ends.
+        key: tuple = ("losses", len(session.records))
+        answer = await server.coaching.run(entry, owner, key, session.round_review)
+        return {"type": "losses", "game": game_id, **answer}
+    search = bool(request.get("search"))
+    policy = server.policy(session.web.name, session.num_players)
+    key = ("coach", session.decisions, search)  # advice on this decision of the person's
+    advice = await server.coaching.run(entry, owner, key, partial(session.coach, policy, search))
+    return {"type": "coach", "game": game_id, **advice}
 
 
 async def _new_game(

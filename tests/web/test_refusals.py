@@ -11,6 +11,7 @@ import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from agents.cli import main
 from agents.web.app import ClientError, create_app, parse_message
 from tests.helpers.web import WS, Client
 
@@ -92,3 +93,45 @@ def test_open_tabs_still_count_against_the_limit(http):
         with http.websocket_connect(WS) as c:
             reply = Client(c).request({"type": "new"})[-1]
             assert reply["type"] == "error" and "the limit is 2" in reply["error"]
+
+
+# ------------------------------------------------------------------------------ the coach
+def test_the_coach_can_be_turned_off_from_the_command_line(capsys, monkeypatch):
+    made = {}
+
+    def run(app, listener, *args):
+        listener.close()
+        made["app"] = app
+
+    monkeypatch.setattr("agents.web.app.run", run)
+    argv = ["serve", "--no-coach", "--coach-budget", "5", "--port", "0", "--replay-dir", ""]
+    assert main(argv) == 0
+    server = made["app"].state.server
+    assert server.coach is False and server.coaching.budget == 5
+    assert server.hello()["coach"] is False
+
+
+def test_the_coach_answers_a_repeated_question_from_memory_and_keeps_to_its_budget():
+    app = create_app(seed=12, coach_budget=0.001, max_games_per_client=4)
+    with TestClient(app) as client, client.websocket_connect(WS) as websocket:
+        tab = Client(websocket)
+        tab.request({"type": "new"})
+        first = tab.request({"type": "coach", "game": tab.game, "search": True})[-1]
+        assert first["type"] == "coach", first
+        again = tab.request({"type": "coach", "game": tab.game, "search": True})[-1]
+        assert {**again, "_raw": ""} == {**first, "_raw": ""}  # cached: the budget is spent
+        other = tab.request({"type": "coach", "game": tab.game})[-1]
+        assert other["type"] == "error" and "used its 0.001 s" in other["error"], other
+        assert tab.request({"type": "join", "game": tab.game})[-1]["type"] == "state"
+
+
+def test_the_coach_refuses_a_second_question_from_an_address_while_it_thinks():
+    app = create_app(seed=13, coach=True)
+    server = app.state.server
+    server.coaching._waiting["testclient"] = 1  # a question of this address is being worked on
+    with TestClient(app) as client, client.websocket_connect(WS) as websocket:
+        tab = Client(websocket)
+        tab.request({"type": "new"})
+        reply = tab.request({"type": "coach", "game": tab.game, "search": True})[-1]
+        assert reply["type"] == "error" and "coach is busy" in reply["error"]
+        assert tab.request({"type": "join", "game": tab.game})[-1]["type"] == "state"
