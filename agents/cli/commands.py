@@ -899,7 +899,7 @@ def _run_serve(args: argparse.Namespace) -> int:
         print(f"finished rounds are saved in {args.replay_dir}", flush=True)
     if "*" in names:
         print(f"warning: listening on {args.host}: anyone who can reach it can use this table")
-    web.run(app, listener, args.max_games)
+    web.run(app, listener)
     return 0
 
 

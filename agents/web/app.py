@@ -50,6 +50,7 @@ from agents.players.trained import default_model
 from agents.specs import make_agent
 from agents.untrusted import nesting
 from agents.web.games import web_games
+from agents.web.guard import ConnectionGuard
 from agents.web.replay import RecordedRound, load_replay
 from agents.web.session import GameSession, RefusedError, load_coach_policy
 
@@ -924,24 +925,37 @@ def url_of(listener: socket.socket) -> str:
     return f"http://{f'[{host}]' if ':' in host else host}:{port}/"
 
 
-def run(app: Starlette, listener: socket.socket, max_games: int = 64) -> None:
+def run(app: Starlette, listener: socket.socket) -> None:
     """Serve ``app`` on ``listener`` until interrupted (Ctrl+C), then close the socket."""
     with listener:
-        uvicorn_server(app, max_games).run(sockets=[listener])
+        uvicorn_server(app).run(sockets=[listener])
 
 
-def uvicorn_server(app: Starlette, max_games: int = 64) -> Any:
-    """The ``uvicorn.Server`` that runs ``app``: quiet, with WebSocket frames and connections
-    bounded (frames over ``MAX_MESSAGE_BYTES`` but within the frame limit get an error reply
-    from the app; larger ones close the connection)."""
+def connection_guard(app: Starlette) -> ConnectionGuard:
+    """The connection limits of ``app``'s server, from its game limits: per client address
+    room for each of its games' tab (a WebSocket) and for a browser's few parallel page
+    loads; in all, room for every game's tab and more, always above one address's share."""
+    games = app.state.server.games
+    per_address = 2 * games.max_per_client + 16
+    return ConnectionGuard(per_address, 4 * games.max_games + per_address)
+
+
+def uvicorn_server(app: Starlette) -> Any:
+    """The ``uvicorn.Server`` that runs ``app``: quiet, with WebSocket frames bounded (frames
+    over ``MAX_MESSAGE_BYTES`` but within the frame limit get an error reply from the app;
+    larger ones close the connection) and every connection kept to :func:`connection_guard`'s
+    limits (``app.state.guard``)."""
     import uvicorn
 
+    guard = app.state.guard = connection_guard(app)
+    http, ws = guard.protocols()
     config = uvicorn.Config(
         app,
         log_level="warning",
         access_log=False,
         ws_max_size=64 * MAX_MESSAGE_BYTES,
-        limit_concurrency=4 * max_games,
+        http=http,
+        ws=ws,
     )
     return uvicorn.Server(config)
 
