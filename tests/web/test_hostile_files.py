@@ -161,7 +161,7 @@ def test_mutated_model_files_load_or_are_refused_in_one_line(tmp_path):
 
 # ------------------------------------------------------------------------------ replay files
 REPLAY_TABLES = (("boon", 4), ("bon", 3), ("boyn", 2))
-MUTATED_REPLAYS = 250  # per game: 750 files, every frame of each that loads drawn
+MUTATED_REPLAYS = 340  # per game: 1,020 files, every frame of each that loads drawn
 ODD_VALUES = [None, True, -1, 2**70, 1.5, "x", [], {}, [1], [[1]], {"a": 1}, [None], [-1], [99]]
 
 
