@@ -21,13 +21,14 @@ import math
 import re
 import secrets
 import socket
+import threading
 import time
 from collections import Counter
 from collections.abc import AsyncIterator, Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
+from queue import SimpleQueue
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -227,12 +228,18 @@ class Games:
 class _Coach:
     """Where the coach thinks: one thread of its own (never the pool that plays the games'
     moves), at most ``queue`` requests waiting or running, one per client address, and at
-    most ``budget`` CPU seconds per game; a request beyond any of these is refused at once."""
+    most ``budget`` CPU seconds per game; a request beyond any of these is refused at once.
+
+    The thread is a daemon: a server told to stop does not wait for a review it started.
+    """
 
     def __init__(self, budget: float, queue: int = 4) -> None:
         self.budget = budget
         self.queue = queue
-        self._executor: ThreadPoolExecutor | None = None
+        self._jobs: SimpleQueue[tuple[Callable[[], Any], Callable[..., None]] | None] = (
+            SimpleQueue()
+        )
+        self._thread: threading.Thread | None = None
         self._waiting: Counter[str] = Counter()
 
     async def run(self, entry: _Entry, owner: str, key: tuple, work: Callable[[], Any]) -> Any:
@@ -250,22 +257,38 @@ class _Coach:
             )
         if self._waiting[owner] or self._waiting.total() >= self.queue:
             raise ClientError("the coach is busy with other questions; ask again in a moment")
-        if self._executor is None:
-            self._executor = ThreadPoolExecutor(1, thread_name_prefix="coach")
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._work, name="coach", daemon=True)
+            self._thread.start()
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[tuple[Any, float]] = loop.create_future()
+
+        def settle(outcome: Any, failed: bool) -> None:
+            if not done.done():
+                done.set_exception(outcome) if failed else done.set_result(outcome)
+
         self._waiting[owner] += 1
         try:
-            loop = asyncio.get_running_loop()
-            result, seconds = await loop.run_in_executor(self._executor, _timed, work)
+            self._jobs.put((work, partial(loop.call_soon_threadsafe, settle)))
+            result, seconds = await done
         finally:
             self._waiting[owner] -= 1
         entry.coach_seconds += seconds
         entry.coached[key] = result
         return result
 
+    def _work(self) -> None:
+        while (job := self._jobs.get()) is not None:
+            work, reply = job
+            try:
+                reply(_timed(work), False)
+            except Exception as error:  # handed to the request that asked, as it is
+                reply(error, True)
+
     def close(self) -> None:
-        """Stop the coach's thread once its current request ends; drop the waiting ones."""
-        if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
+        """Let the coach's thread end once its current request ends."""
+        if self._thread is not None:
+            self._jobs.put(None)
 
 
 def _timed(work: Callable[[], Any]) -> tuple[Any, float]:
