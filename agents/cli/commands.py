@@ -266,19 +266,14 @@ def _build_parser() -> argparse.ArgumentParser:
     serve.add_argument(
         "--seed", type=argtypes.seed, default=None, help="seed of the deals and the agents"
     )
-    serve.add_argument(
-        "--start-timeout",
-        type=argtypes.positive_seconds,
-        default=60.0,
-        metavar="SECONDS",
-        help="close a connection that starts no game within this long (default 60)",
+    _seconds_option(
+        serve, "--start-timeout", 60, "close a connection that starts no game within this long"
     )
-    serve.add_argument(
+    _seconds_option(
+        serve,
         "--idle-timeout",
-        type=argtypes.positive_seconds,
-        default=300.0,
-        metavar="SECONDS",
-        help="drop a game, and close its connection, after this long without a move (default 300)",
+        300,
+        "drop a game, and close its connection, after this long without a move",
     )
     serve.add_argument(
         "--max-games", type=argtypes.count, default=64, help="games open at once (default 64)"
@@ -295,13 +290,12 @@ def _build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="turn the coach off (no advice, no review of a finished round's decisions)",
     )
-    serve.add_argument(
+    _seconds_option(
+        serve,
         "--coach-budget",
-        type=argtypes.positive_seconds,
-        default=120.0,
-        metavar="SECONDS",
-        help="CPU seconds the coach may think about each game, in all (default 120); the "
-        "coach thinks in a thread of its own, a few questions at a time",
+        120,
+        "CPU seconds the coach may think about each game, in all; it thinks in a thread of "
+        "its own, a few questions at a time",
     )
     _add_trust_option(serve)
     serve.set_defaults(run=_run_serve)
@@ -518,6 +512,16 @@ def _build_parser() -> argparse.ArgumentParser:
     bench.add_arguments(bench_parser)
     bench_parser.set_defaults(run=_run_bench)
     return parser
+
+
+def _seconds_option(parser: argparse.ArgumentParser, name: str, default: int, what: str) -> None:
+    parser.add_argument(
+        name,
+        type=argtypes.positive_seconds,
+        default=float(default),
+        metavar="SECONDS",
+        help=f"{what} (default {default})",
+    )
 
 
 def _add_trust_option(parser: argparse.ArgumentParser) -> None:
