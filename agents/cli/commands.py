@@ -65,7 +65,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``boon`` console script; returns the exit status."""
     _one_blas_thread()
     parser = _build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except _CommandLineError as error:
+        print(error, file=sys.stderr)
+        return 2
     if getattr(args, "trust_pickle", False):  # the worker processes inherit it
         os.environ[TRUST_PICKLE] = "1"
     try:
@@ -93,11 +97,16 @@ def _one_blas_thread() -> None:
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse's parser with usage errors in one line (the usage is one ``--help`` away)."""
+    """argparse's parser with usage errors in one line (the usage is one ``--help`` away),
+    returned by :func:`main` as status 2 like every other mistake of the user's."""
 
     def error(self, message: str) -> typing.NoReturn:
-        """Print ``PROG: error: MESSAGE`` and exit with status 2."""
-        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+        """Raise the mistake as a :class:`_CommandLineError` naming the command."""
+        raise _CommandLineError(f"{self.prog}: error: {message} (see {self.prog} --help)")
+
+
+class _CommandLineError(Exception):
+    """A command line argparse refuses: its one-line message."""
 
 
 def _build_parser() -> argparse.ArgumentParser:
@@ -851,8 +860,6 @@ def _run_replay_review(args: argparse.Namespace) -> int:
     for option in ("opponents", "deals", "players"):
         if getattr(args, option) is not None:
             raise UsageError(f"--{option} plays rounds; a --replay review reads them from the file")
-    if args.seat is not None and args.seat < 0:
-        raise UsageError(f"--seat must be a seat >= 0, got {args.seat}")
     try:
         rounds = read_saved_rounds(args.replay, game.name, args.agent, args.seat)
     except ValueError as error:

@@ -462,7 +462,6 @@ def _check_metadata(path: Path, metadata: Any, num_players: int | None, game: st
         )
     if metadata.get("activation") not in ACTIVATIONS:
         raise ModelFileError(f"{path}: 'activation' must be one of {ACTIVATIONS}")
-    _check_layers(path, metadata.get("layers"), game)
     made_for_game = metadata.get("game", _FIRST_GAME)
     if made_for_game != game:
         raise ModelFileError(f"{path} is a {made_for_game} model, but the game is {game}")
@@ -477,6 +476,7 @@ def _check_metadata(path: Path, metadata: Any, num_players: int | None, game: st
         raise ModelFileError(
             f"{path} is a {made_for}-player model, but the table has {num_players} players"
         )
+    _check_layers(path, metadata.get("layers"), game)  # once it is this game's model
 
 
 def _check_layers(path: Path, layers: Any, game: str) -> None:
