@@ -29,7 +29,7 @@ _USER_SET_THREADS = any(_variable in os.environ for _variable in _BLAS_VARIABLES
 for _variable in _BLAS_VARIABLES:
     os.environ.setdefault(_variable, "1")
 
-from agents.cli import argtypes  # noqa: E402
+from agents import argtypes  # noqa: E402
 from agents.eval import bench  # noqa: E402
 from agents.eval.arena import run_arena  # noqa: E402
 from agents.eval.compare import compare_runs  # noqa: E402

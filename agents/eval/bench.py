@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.cli import argtypes
+from agents import argtypes
 from agents.games import game_names, game_spec
 from agents.games.base import GameSpec
 
