@@ -15,6 +15,7 @@ import importlib.util
 import json
 import os
 import sys
+import typing
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -28,6 +29,7 @@ _USER_SET_THREADS = any(_variable in os.environ for _variable in _BLAS_VARIABLES
 for _variable in _BLAS_VARIABLES:
     os.environ.setdefault(_variable, "1")
 
+from agents import argtypes  # noqa: E402
 from agents.eval import bench  # noqa: E402
 from agents.eval.arena import run_arena  # noqa: E402
 from agents.eval.compare import compare_runs  # noqa: E402
@@ -40,6 +42,7 @@ from agents.games.base import GameSpec  # noqa: E402
 from agents.games.terminal import play_game  # noqa: E402
 from agents.players.base import Agent  # noqa: E402
 from agents.players.policy import ModelFileError  # noqa: E402
+from agents.players.trained import TRUST_PICKLE  # noqa: E402
 from agents.specs import make_agent  # noqa: E402
 from boon_env.games import load  # noqa: E402
 
@@ -62,7 +65,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``boon`` console script; returns the exit status."""
     _one_blas_thread()
     parser = _build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except _CommandLineError as error:
+        print(error, file=sys.stderr)
+        return 2
+    if getattr(args, "trust_pickle", False):  # the worker processes inherit it
+        os.environ[TRUST_PICKLE] = "1"
     try:
         return args.run(args)
     except UsageError as error:
@@ -87,14 +96,29 @@ def _one_blas_thread() -> None:
     threadpool_limits(1, user_api="blas")
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser with usage errors in one line (the usage is one ``--help`` away),
+    returned by :func:`main` as status 2 like every other mistake of the user's."""
+
+    def error(self, message: str) -> typing.NoReturn:
+        """Raise the mistake as a :class:`_CommandLineError` naming the command."""
+        raise _CommandLineError(f"{self.prog}: error: {message} (see {self.prog} --help)")
+
+
+class _CommandLineError(Exception):
+    """A command line argparse refuses: its one-line message."""
+
+
 def _build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="boon",
         description=f"{', '.join(s.title for s in GAMES.values())}: benchmark agents, play a "
         "game, measure the engines.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    commands = parser.add_subparsers(
+        dest="command", required=True, metavar="COMMAND", parser_class=_Parser
+    )
 
     arena = commands.add_parser(
         "arena",
@@ -110,7 +134,9 @@ def _build_parser() -> argparse.ArgumentParser:
         metavar="SPEC",
         help=f"one per seat; {_SPEC_HELP}",
     )
-    arena.add_argument("--deals", type=int, default=None, help="deals to play (default 1000)")
+    arena.add_argument(
+        "--deals", type=argtypes.count, default=None, help="deals to play (default 1000)"
+    )
     _add_game_option(arena)
     arena.add_argument(
         "--episode",
@@ -120,17 +146,22 @@ def _build_parser() -> argparse.ArgumentParser:
         "reporting each agent's game win rate",
     )
     arena.add_argument(
-        "--games", type=int, default=None, help="games to play with --episode game (default 100)"
+        "--games",
+        type=argtypes.count,
+        default=None,
+        help="games to play with --episode game (default 100)",
     )
     arena.add_argument(
         "--max-rounds",
-        type=int,
+        type=argtypes.count,
         default=None,
         help=f"with --episode game, stop a game after this many rounds (default "
         f"{DEFAULT_MAX_ROUNDS}, reported as truncated)",
     )
-    arena.add_argument("--seed", type=int, default=0, help="seed of the deals and agents")
-    arena.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    arena.add_argument("--seed", type=argtypes.seed, default=0, help="seed of the deals and agents")
+    arena.add_argument(
+        "--workers", type=argtypes.workers, default=1, help="worker processes (default 1)"
+    )
     arena.add_argument("--json", action="store_true", help="print one JSON object, no table")
     arena.add_argument(
         "--save",
@@ -138,6 +169,7 @@ def _build_parser() -> argparse.ArgumentParser:
         help="write every round played as one JSON line (the reset options, seats, actions, info)",
     )
     _add_variance_options(arena)
+    _add_trust_option(arena)
     arena.set_defaults(run=_run_arena)
 
     compare = commands.add_parser(
@@ -163,13 +195,13 @@ def _build_parser() -> argparse.ArgumentParser:
     _add_variance_options(compare)
     compare.add_argument(
         "--seed",
-        type=int,
+        type=argtypes.seed,
         default=0,
         help="with --variance-reduction, the seed of the reference deals (default 0)",
     )
     compare.add_argument(
         "--workers",
-        type=int,
+        type=argtypes.workers,
         default=1,
         help="with --variance-reduction, worker processes for the reference deals (default 1)",
     )
@@ -190,18 +222,24 @@ def _build_parser() -> argparse.ArgumentParser:
         help=f"one spec for every opponent, or one per opponent seat; {_SPEC_HELP} "
         "(bare 'ppo' is the shipped model for the table size)",
     )
-    play.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    play.add_argument("--seat", type=argtypes.size, default=0, help="your seat (default 0)")
     _add_game_option(play)
     play.add_argument(
         "--num-players",
-        type=int,
+        type=argtypes.count,
         default=None,
         help=f"players at the table ({_player_counts()}; default 4)",
     )
-    play.add_argument("--seed", type=int, default=None, help="seed of the deals and the agents")
     play.add_argument(
-        "--rounds", type=int, default=None, help="stop after this many rounds (default: the game)"
+        "--seed", type=argtypes.seed, default=None, help="seed of the deals and the agents"
     )
+    play.add_argument(
+        "--rounds",
+        type=argtypes.count,
+        default=None,
+        help="stop after this many rounds (default: the game)",
+    )
+    _add_trust_option(play)
     play.set_defaults(run=_run_play)
 
     serve = commands.add_parser(
@@ -212,11 +250,13 @@ def _build_parser() -> argparse.ArgumentParser:
         "a 'boon arena --save' file with every hand shown. Needs the 'web' extra.",
     )
     serve.add_argument("--host", default="127.0.0.1", help="address (default 127.0.0.1)")
-    serve.add_argument("--port", type=int, default=8000, help="port (default 8000; 0: any free)")
+    serve.add_argument(
+        "--port", type=argtypes.port, default=8000, help="port (default 8000; 0: any free)"
+    )
     _add_game_option(serve)
     # Without --game: the page starts with the default game, and a replay shows its own game.
     serve.set_defaults(game=None)
-    serve.add_argument("--players", type=int, default=None, help="players (default 4)")
+    serve.add_argument("--players", type=argtypes.count, default=None, help="players (default 4)")
     serve.add_argument(
         "--opponents",
         nargs="+",
@@ -232,29 +272,41 @@ def _build_parser() -> argparse.ArgumentParser:
         help="save every game's finished rounds here, a replay file per game "
         "(default %(default)s; '' saves nothing)",
     )
-    serve.add_argument("--seed", type=int, default=None, help="seed of the deals and the agents")
     serve.add_argument(
-        "--start-timeout",
-        type=float,
-        default=60.0,
-        metavar="SECONDS",
-        help="close a connection that starts no game within this long (default 60)",
+        "--seed", type=argtypes.seed, default=None, help="seed of the deals and the agents"
     )
-    serve.add_argument(
+    _seconds_option(
+        serve, "--start-timeout", 60, "close a connection that starts no game within this long"
+    )
+    _seconds_option(
+        serve,
         "--idle-timeout",
-        type=float,
-        default=300.0,
-        metavar="SECONDS",
-        help="drop a game, and close its connection, after this long without a move (default 300)",
+        300,
+        "drop a game, and close its connection, after this long without a move",
     )
-    serve.add_argument("--max-games", type=int, default=64, help="games open at once (default 64)")
+    serve.add_argument(
+        "--max-games", type=argtypes.count, default=64, help="games open at once (default 64)"
+    )
     serve.add_argument(
         "--max-games-per-client",
-        type=int,
+        type=argtypes.count,
         default=8,
         metavar="N",
         help="games open at once from one client address (default 8)",
     )
+    serve.add_argument(
+        "--no-coach",
+        action="store_true",
+        help="turn the coach off (no advice, no review of a finished round's decisions)",
+    )
+    _seconds_option(
+        serve,
+        "--coach-budget",
+        120,
+        "CPU seconds the coach may think about each game, in all; it thinks in a thread of "
+        "its own, a few questions at a time",
+    )
+    _add_trust_option(serve)
     serve.set_defaults(run=_run_serve)
 
     tournament = commands.add_parser(
@@ -269,12 +321,18 @@ def _build_parser() -> argparse.ArgumentParser:
         "--agents", nargs="+", required=True, metavar="SPEC", help=f"2 or more; {_SPEC_HELP}"
     )
     _add_game_option(tournament)
-    tournament.add_argument("--players", type=int, default=None, help="table size (default 4)")
     tournament.add_argument(
-        "--deals", type=int, default=100, help="deals per line-up (default 100)"
+        "--players", type=argtypes.count, default=None, help="table size (default 4)"
     )
-    tournament.add_argument("--seed", type=int, default=0, help="seed of the deals and agents")
-    tournament.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    tournament.add_argument(
+        "--deals", type=argtypes.count, default=100, help="deals per line-up (default 100)"
+    )
+    tournament.add_argument(
+        "--seed", type=argtypes.seed, default=0, help="seed of the deals and agents"
+    )
+    tournament.add_argument(
+        "--workers", type=argtypes.workers, default=1, help="worker processes (default 1)"
+    )
     tournament.add_argument(
         "--json",
         nargs="?",
@@ -287,6 +345,7 @@ def _build_parser() -> argparse.ArgumentParser:
         "--plot", metavar="PATH.png", help="save the ratings and margins plot (needs matplotlib)"
     )
     _add_variance_options(tournament)
+    _add_trust_option(tournament)
     tournament.set_defaults(run=_run_tournament)
 
     exploit = commands.add_parser(
@@ -302,40 +361,44 @@ def _build_parser() -> argparse.ArgumentParser:
     exploit.add_argument("--target", required=True, metavar="SPEC", help=_SPEC_HELP)
     _add_game_option(exploit)
     exploit.add_argument(
-        "--players", type=int, default=None, help="table size (default: the game's, 4)"
+        "--players", type=argtypes.count, default=None, help="table size (default: the game's, 4)"
     )
     exploit.add_argument(
         "--decisions",
-        type=int,
+        type=argtypes.count,
         default=None,
         help="training budget in learner decisions (default 2,000,000 unless only --seconds "
         "is given; with --resume, counting the earlier ones)",
     )
     exploit.add_argument(
         "--seconds",
-        type=float,
+        type=argtypes.positive_seconds,
         default=None,
         help="training budget in seconds of PPO (the warm start and the evaluation come on "
         "top); with --decisions, whichever is reached first",
     )
-    exploit.add_argument("--seed", type=int, default=0, help="seed of the training (default 0)")
+    exploit.add_argument(
+        "--seed", type=argtypes.seed, default=0, help="seed of the training (default 0)"
+    )
     exploit.add_argument(
         "--eval-seed",
-        type=int,
+        type=argtypes.seed,
         default=None,
         help="seed of the evaluation deals (default: --seed + 1, fresh deals)",
     )
-    exploit.add_argument("--deals", type=int, default=2000, help="evaluation deals (default 2000)")
+    exploit.add_argument(
+        "--deals", type=argtypes.count, default=2000, help="evaluation deals (default 2000)"
+    )
     exploit.add_argument(
         "--tables",
-        type=int,
+        type=argtypes.count,
         default=None,
         help="tables played at once in training (default 1024; fewer for a slow target that "
         "acts one table at a time, like search)",
     )
     exploit.add_argument(
         "--warm-start",
-        type=int,
+        type=argtypes.size,
         default=None,
         metavar="ROUNDS",
         help="rounds of heuristic play the best response imitates before PPO (default: "
@@ -350,7 +413,10 @@ def _build_parser() -> argparse.ArgumentParser:
         "instead of imitating the heuristic",
     )
     exploit.add_argument(
-        "--workers", type=int, default=1, help="worker processes of the evaluation (default 1)"
+        "--workers",
+        type=argtypes.workers,
+        default=1,
+        help="worker processes of the evaluation (default 1)",
     )
     exploit.add_argument(
         "--out",
@@ -370,6 +436,7 @@ def _build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="print one JSON object (training's output goes to stderr)",
     )
+    _add_trust_option(exploit)
     exploit.set_defaults(run=_run_exploit)
     advise_parser = commands.add_parser(
         "advise",
@@ -389,13 +456,13 @@ def _build_parser() -> argparse.ArgumentParser:
     _add_game_option(advise_parser)
     advise_parser.add_argument(
         "--players",
-        type=int,
+        type=argtypes.count,
         default=None,
         help="players at the table (default: the game's default, Boon 4)",
     )
     advise_parser.add_argument(
         "--position",
-        type=int,
+        type=argtypes.size,
         default=None,
         help="hand advice: place in the pick order: 0 decides first (left of the dealer), "
         "players-1 is the dealer; passing there makes a Leaster",
@@ -419,7 +486,7 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     advise_parser.add_argument(
         "--seat",
-        type=int,
+        type=argtypes.size,
         default=None,
         help="review: the seat reviewed (default: a seat drawn each round; with --replay, every "
         "seat of --agent)",
@@ -432,14 +499,18 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     advise_parser.add_argument(
         "--deals",
-        type=int,
+        type=argtypes.count,
         default=None,
         help="hand advice: sampled deals (default 2000); review: rounds played (default 20)",
     )
     advise_parser.add_argument(
-        "--seed", type=int, default=0, help="seed of the samples (and of the rounds played)"
+        "--seed",
+        type=argtypes.seed,
+        default=0,
+        help="seed of the samples (and of the rounds played)",
     )
     advise_parser.add_argument("--json", action="store_true", help="print one JSON object")
+    _add_trust_option(advise_parser)
     advise_parser.set_defaults(run=_run_advise)
 
     bench_parser = commands.add_parser(
@@ -452,6 +523,25 @@ def _build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _seconds_option(parser: argparse.ArgumentParser, name: str, default: int, what: str) -> None:
+    parser.add_argument(
+        name,
+        type=argtypes.positive_seconds,
+        default=float(default),
+        metavar="SECONDS",
+        help=f"{what} (default {default})",
+    )
+
+
+def _add_trust_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--trust-pickle",
+        action="store_true",
+        help="allow ppo:FILE.zip specs (stable-baselines3 saves, which are unpickled: loading "
+        "one runs code from the file; only for files you trust)",
+    )
+
+
 def _add_variance_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--variance-reduction",
@@ -462,7 +552,7 @@ def _add_variance_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--reference-deals",
-        type=int,
+        type=argtypes.count,
         default=None,
         metavar="M",
         help="with --variance-reduction, the reference deals played as far as their openings "
@@ -531,8 +621,6 @@ def _run_arena(args: argparse.Namespace) -> int:
     if args.games is not None or args.max_rounds is not None:
         raise UsageError("--games and --max-rounds go with --episode game")
     args.deals = 1000 if args.deals is None else args.deals
-    if args.deals < 1 or args.workers < 1:
-        raise UsageError(f"--deals and --workers must be >= 1, got {args.deals} and {args.workers}")
     if args.save is not None:
         _check_writable("--save", args.save)
     reference = _variance_options(args, args.deals)
@@ -577,8 +665,6 @@ def _run_tournament(args: argparse.Namespace) -> int:
     if len(args.agents) < 2 or len(set(args.agents)) != len(args.agents):
         raise UsageError(f"--agents needs 2 or more distinct specs, got {' '.join(args.agents)}")
     _check_specs(args.agents, players, args.game)
-    if args.deals < 1 or args.workers < 1:
-        raise UsageError(f"--deals and --workers must be >= 1, got {args.deals} and {args.workers}")
     if args.plot is not None:
         if not args.plot.endswith(".png"):
             raise UsageError(f"--plot writes a PNG: give a path ending in .png, got {args.plot}")
@@ -670,11 +756,6 @@ def _run_game_arena(args: argparse.Namespace) -> int:
         raise UsageError("--variance-reduction measures rounds; not with --episode game")
     games = 100 if args.games is None else args.games
     max_rounds = DEFAULT_MAX_ROUNDS if args.max_rounds is None else args.max_rounds
-    if games < 1 or args.workers < 1 or max_rounds < 1:
-        raise UsageError(
-            f"--games, --workers and --max-rounds must be >= 1, got {games}, {args.workers} "
-            f"and {max_rounds}"
-        )
     report = run_game_arena(
         args.agents,
         games,
@@ -766,8 +847,6 @@ def _run_review(args: argparse.Namespace) -> int:
     agent = "heuristic" if args.agent is None else args.agent
     opponents = _per_opponent(args.opponents or [agent], n)
     rounds = 20 if args.deals is None else args.deals
-    if rounds < 1:
-        raise UsageError(f"--deals must be >= 1, got {rounds}")
     if args.seat is not None and not 0 <= args.seat < n:
         raise UsageError(f"--seat must be a seat 0-{n - 1}, got {args.seat}")
     _check_specs([agent, *opponents], n, game.name)
@@ -781,8 +860,6 @@ def _run_replay_review(args: argparse.Namespace) -> int:
     for option in ("opponents", "deals", "players"):
         if getattr(args, option) is not None:
             raise UsageError(f"--{option} plays rounds; a --replay review reads them from the file")
-    if args.seat is not None and args.seat < 0:
-        raise UsageError(f"--seat must be a seat >= 0, got {args.seat}")
     try:
         rounds = read_saved_rounds(args.replay, game.name, args.agent, args.seat)
     except ValueError as error:
@@ -803,10 +880,6 @@ def _run_serve(args: argparse.Namespace) -> int:
     game = _game(args, "web", "the browser table")
     players = game.default_players if args.players is None else args.players
     _check_players(game, "--players", players)
-    if min(args.start_timeout, args.idle_timeout) <= 0:
-        raise UsageError("--start-timeout and --idle-timeout must be > 0")
-    if min(args.max_games, args.max_games_per_client) < 1:
-        raise UsageError("--max-games and --max-games-per-client must be >= 1")
     try:
         from agents.web import app as web  # the web extra; only this command needs it
     except ImportError as error:
@@ -825,6 +898,8 @@ def _run_serve(args: argparse.Namespace) -> int:
             game=args.game,
             replay_dir=args.replay_dir or None,
             allowed_hosts=names,
+            coach=not args.no_coach,
+            coach_budget=args.coach_budget,
         )
         listener = web.listen(args.host, args.port)
     except ValueError as error:  # a bad spec, replay file or address
@@ -835,7 +910,7 @@ def _run_serve(args: argparse.Namespace) -> int:
         print(f"finished rounds are saved in {args.replay_dir}", flush=True)
     if "*" in names:
         print(f"warning: listening on {args.host}: anyone who can reach it can use this table")
-    web.run(app, listener, args.max_games)
+    web.run(app, listener)
     return 0
 
 
@@ -846,8 +921,6 @@ def _run_play(args: argparse.Namespace) -> int:
     _check_players(game, "--num-players", n)
     if not 0 <= args.seat < n:
         raise UsageError(f"--seat must be a seat 0-{n - 1}, got {args.seat}")
-    if args.rounds is not None and args.rounds < 1:
-        raise UsageError(f"--rounds must be >= 1, got {args.rounds}")
     others = [seat for seat in range(n) if seat != args.seat]
     seat_spec = _per_opponent(args.opponents, n)
     agents = dict(zip(others, _check_specs(seat_spec, n, args.game), strict=True))

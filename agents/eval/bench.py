@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 
+from agents import argtypes
 from agents.games import game_names, game_spec
 from agents.games.base import GameSpec
 
@@ -194,16 +195,30 @@ def measure(args: argparse.Namespace) -> list[dict[str, object]]:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The benchmark's options."""
-    parser.add_argument("--tables", type=int, default=1024, help="B, tables of the vector engine")
-    parser.add_argument("--steps", type=int, default=600, help="timed steps, masks only")
-    parser.add_argument("--obs-steps", type=int, default=200, help="timed steps, observations")
-    parser.add_argument("--rounds", type=int, default=3000, help="rounds per scalar run")
-    parser.add_argument("--env-rounds", type=int, default=300, help="rounds per env() run")
     parser.add_argument(
-        "--players", type=int, nargs="+", default=None, help="player counts (default: all)"
+        "--tables", type=argtypes.count, default=1024, help="B, tables of the vector engine"
     )
-    parser.add_argument("--repeats", type=int, default=5, help="interleaved runs per figure")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the deals and the moves")
+    parser.add_argument("--steps", type=argtypes.count, default=600, help="timed steps, masks only")
+    parser.add_argument(
+        "--obs-steps", type=argtypes.count, default=200, help="timed steps, observations"
+    )
+    parser.add_argument("--rounds", type=argtypes.count, default=3000, help="rounds per scalar run")
+    parser.add_argument(
+        "--env-rounds", type=argtypes.count, default=300, help="rounds per env() run"
+    )
+    parser.add_argument(
+        "--players",
+        type=argtypes.count,
+        nargs="+",
+        default=None,
+        help="player counts (default: all)",
+    )
+    parser.add_argument(
+        "--repeats", type=argtypes.count, default=5, help="interleaved runs per figure"
+    )
+    parser.add_argument(
+        "--seed", type=argtypes.seed, default=0, help="seed of the deals and the moves"
+    )
     parser.add_argument(
         "--engines",
         nargs="+",

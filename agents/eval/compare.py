@@ -21,7 +21,6 @@ each file's line-up, rebuilt from its seats (:mod:`agents.eval.variance`).
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -38,7 +37,7 @@ from agents.eval.variance import (
     default_reference_deals,
 )
 from agents.games import game_spec
-from agents.games.base import GameSpec, PlayedRound, slots_of
+from agents.games.base import GameSpec, PlayedRound, saved_lines, slots_of
 
 # What a saved round holds besides how it was dealt.
 _PLAYED_KEYS = frozenset({"deal_index", "rotation", "seats", "actions", "round"})
@@ -224,17 +223,7 @@ def _read_run(game: GameSpec, path: str | Path, agent: str | None, with_rounds: 
 
 
 def _read_lines(path: str | Path) -> list[dict[str, Any]]:
-    try:
-        text = Path(path).read_text()
-    except OSError as error:
-        raise ValueError(f"cannot read {path}: {error.strerror}") from None
-    try:
-        lines = [json.loads(line) for line in text.splitlines() if line.strip()]
-    except json.JSONDecodeError as error:
-        raise ValueError(f"{path}, line {error.lineno}: not JSON ({error.msg})") from None
-    if not lines or not all(isinstance(line, dict) for line in lines):
-        raise ValueError(f"{path}: not a boon arena --save file (one JSON object per line)")
-    return lines
+    return [line for _, line in saved_lines(path)]
 
 
 def _alone(path: str | Path, lines: list[dict[str, Any]]) -> str:

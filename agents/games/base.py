@@ -8,7 +8,6 @@ registry (:mod:`agents.games`) holds them. Nothing here knows a game by name.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -16,6 +15,7 @@ from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 
+from agents import untrusted
 from agents.players.base import Agent, PlayerBuilder
 from agents.players.trained import default_model
 from boon_env.games import EnvSpec
@@ -89,6 +89,10 @@ def _a(kind: type) -> str:
     return "an integer" if kind is int else "a list"
 
 
+# A saved round nests 5 deep (its info's tricks); a far deeper line is not one.
+SAVED_LINE_NESTING = 16
+
+
 def saved_lines(path: str | Path) -> list[tuple[int, dict[str, Any]]]:
     """The JSON objects of a ``boon arena --save`` file with their line numbers (blank lines
     skipped).
@@ -98,18 +102,17 @@ def saved_lines(path: str | Path) -> list[tuple[int, dict[str, Any]]]:
             or something else than objects; naming the file (and the line).
     """
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        reason = error.strerror if isinstance(error, OSError) else "not UTF-8 text"
-        raise ValueError(f"cannot read {path}: {reason}") from None
+        text = untrusted.read_text(path)
+    except ValueError as error:
+        raise ValueError(f"cannot read {path}: {error}") from None
     lines = []
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         try:
-            lines.append((number, json.loads(line)))
-        except json.JSONDecodeError as error:
-            raise ValueError(f"{path}, line {number}: not JSON ({error.msg})") from None
+            lines.append((number, untrusted.loads(line, SAVED_LINE_NESTING)))
+        except ValueError as error:
+            raise ValueError(f"{path}, line {number}: {error}") from None
     if not lines or not all(isinstance(line, dict) for _, line in lines):
         raise ValueError(f"{path}: not a boon arena --save file (one JSON object per line)")
     return lines

@@ -16,6 +16,7 @@ import numpy as np
 
 from agents.gym.config import SeatConfig
 from agents.gym.opponents import LEARNER, OpponentPool
+from boon_env.core.actions import action_id
 
 
 class SingleAgentEnv(gym.Env):
@@ -164,11 +165,8 @@ class SingleAgentEnv(gym.Env):
     def _legal_action(self, action: Any) -> tuple[int, bool]:
         # The action to play and whether it was an illegal one (replaced, "penalty" mode).
         mask = self._observe()["action_mask"]
-        if not self.action_space.contains(action):
-            raise ValueError(
-                f"action must be an integer 0-{self.action_space.n - 1}, got {action!r}"
-            )
-        action = int(action)
+        # Not action_space.contains: it takes True for 1 and overflows on a huge integer.
+        action = action_id(action, int(self.action_space.n))
         if mask[action]:
             return action, False
         if self.config.illegal_action == "raise":

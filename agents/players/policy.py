@@ -24,13 +24,17 @@ training and for ``.zip`` files a user trusts) imports it when called.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
+import zipfile
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from agents import untrusted
 from boon_env.core.pieces import action_mask
 from boon_env.games import env_spec
 
@@ -351,32 +355,102 @@ def load_policy(
     """Read a model of ``game`` (``None``: the default game) written by :func:`save_policy`;
     returns the policy and its metadata.
 
+    Every size is checked before anything is allocated: the metadata file's size and nesting,
+    the layer widths against the game's observation size and action count, and each array's
+    type and shape in its header against those widths, before it is decompressed.
+
     Raises:
-        ModelFileError: a missing or unreadable file, a format or version this code does not
-            read, weights that do not match the metadata, a model of another game or for
-            another observation layout, or (when ``num_players`` is given) for another table
-            size.
+        ModelFileError: naming the file and what is wrong: a missing or unreadable file, a
+            format or version this code does not read, weights that do not match the
+            metadata, a model of another game or for another observation layout, or (when
+            ``num_players`` is given) for another table size.
     """
     weights_path, meta_path = model_paths(path)
     for file in (weights_path, meta_path):
         if not file.is_file():
             raise ModelFileError(f"no model file at {file}")
-    try:
-        metadata = json.loads(meta_path.read_text())
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise ModelFileError(f"{meta_path} is not model metadata (JSON): {error}") from None
+    metadata = _read_metadata(meta_path)
     _check_metadata(meta_path, metadata, num_players, env_spec(game).name)
+    shapes = _layer_shapes(metadata["layers"])
     try:
-        with np.load(weights_path, allow_pickle=False) as stored:
-            arrays = {name: stored[name] for name in stored.files}
+        arrays = _read_weights(weights_path, shapes)
         policy = NumpyPolicy.from_arrays(arrays, metadata["activation"])
-    except (OSError, ValueError) as error:  # not a zip, a pickled array, missing layers
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile, zlib.error) as error:
         raise ModelFileError(f"{weights_path} holds no readable policy weights: {error}") from None
-    if policy.layers != metadata["layers"]:
-        raise ModelFileError(
-            f"{weights_path} has layers {policy.layers}, its metadata says {metadata['layers']}"
-        )
     return policy, metadata
+
+
+# The metadata of a shipped model is under 2 KB, nested 3 deep: far larger or deeper ones are
+# not model files (and a deep one would reach Python's recursion limit while parsing).
+MAX_METADATA_BYTES = 1 << 20
+MAX_METADATA_NESTING = 32
+# The largest model read: 2**26 weights (256 MiB of float32), many times any trained here.
+MAX_PARAMETERS = 1 << 26
+MAX_LAYERS = 32
+
+
+def _read_metadata(path: Path) -> Any:
+    try:
+        with path.open("rb") as file:
+            raw = file.read(MAX_METADATA_BYTES + 1)
+        if len(raw) > MAX_METADATA_BYTES:
+            raise ValueError(f"larger than {MAX_METADATA_BYTES} bytes")
+        return untrusted.loads(raw.decode("utf-8"), MAX_METADATA_NESTING)
+    except (OSError, UnicodeDecodeError, ValueError) as error:
+        raise ModelFileError(f"{path} is not model metadata (JSON): {error}") from None
+
+
+def _layer_shapes(layers: list[int]) -> dict[str, tuple[int, ...]]:
+    """The shape of every array the ``.npz`` must hold (``w0, b0, ...``) for these widths."""
+    shapes: dict[str, tuple[int, ...]] = {}
+    for i, (inputs, outputs) in enumerate(itertools.pairwise(layers)):
+        shapes[f"w{i}"], shapes[f"b{i}"] = (inputs, outputs), (outputs,)
+    return shapes
+
+
+def _read_weights(path: Path, shapes: dict[str, tuple[int, ...]]) -> dict[str, np.ndarray]:
+    """The arrays of a ``.npz`` whose members are exactly ``shapes``' names, each checked
+    (float type, shape, stored size) from its header before it is read."""
+    arrays = {}
+    with zipfile.ZipFile(path) as archive:
+        members = {info.filename.removesuffix(".npy"): info for info in archive.infolist()}
+        if set(members) != set(shapes):
+            raise ValueError(f"expected arrays {', '.join(shapes)}, got {', '.join(members)}")
+        for name, shape in shapes.items():
+            info = members[name]
+            # A header is at most a few hundred bytes: a member far larger than its data is
+            # not these weights (and is never decompressed).
+            if info.file_size > 8 * int(np.prod(shape)) + 4096:
+                raise ValueError(f"array {name} holds {info.file_size} bytes, too many for {shape}")
+            with archive.open(info) as member:
+                arrays[name] = _read_array(member, name, shape)
+    return arrays
+
+
+def _read_array(member: Any, name: str, shape: tuple[int, ...]) -> np.ndarray:
+    version = np.lib.format.read_magic(member)
+    if version not in ((1, 0), (2, 0)):
+        raise ValueError(f"array {name}: .npy format version {version} is not read")
+    read_header = (
+        np.lib.format.read_array_header_1_0
+        if version == (1, 0)
+        else np.lib.format.read_array_header_2_0
+    )
+    stored_shape, fortran, dtype = read_header(member)
+    if dtype.kind != "f" or dtype.fields is not None or dtype.itemsize not in (2, 4, 8):
+        raise ValueError(f"array {name} is of type {dtype}, not floating point")
+    if stored_shape != shape:
+        raise ValueError(f"array {name} has shape {stored_shape}, the layers say {shape}")
+    count = int(np.prod(shape))
+    data = member.read(count * dtype.itemsize + 1)
+    if len(data) != count * dtype.itemsize:
+        raise ValueError(
+            f"array {name} holds {len(data)} bytes of data, not {count * dtype.itemsize}"
+        )
+    array = np.frombuffer(data, dtype=dtype).reshape(shape, order="F" if fortran else "C").copy()
+    if not np.isfinite(array).all():
+        raise ValueError(f"array {name} holds values that are not finite")
+    return array
 
 
 def _check_metadata(path: Path, metadata: Any, num_players: int | None, game: str) -> None:
@@ -386,10 +460,8 @@ def _check_metadata(path: Path, metadata: Any, num_players: int | None, game: st
         raise ModelFileError(
             f"{path} is format version {metadata.get('version')!r}; this code reads {VERSION}"
         )
-    if metadata.get("activation") not in ACTIVATIONS or not isinstance(
-        metadata.get("layers"), list
-    ):
-        raise ModelFileError(f"{path} lacks a valid 'activation' or 'layers' entry")
+    if metadata.get("activation") not in ACTIVATIONS:
+        raise ModelFileError(f"{path}: 'activation' must be one of {ACTIVATIONS}")
     made_for_game = metadata.get("game", _FIRST_GAME)
     if made_for_game != game:
         raise ModelFileError(f"{path} is a {made_for_game} model, but the game is {game}")
@@ -404,3 +476,26 @@ def _check_metadata(path: Path, metadata: Any, num_players: int | None, game: st
         raise ModelFileError(
             f"{path} is a {made_for}-player model, but the table has {num_players} players"
         )
+    _check_layers(path, metadata.get("layers"), game)  # once it is this game's model
+
+
+def _check_layers(path: Path, layers: Any, game: str) -> None:
+    """``layers``: widths from the game's observation size to its action count, of a model
+    no larger than ``MAX_PARAMETERS``."""
+    if (
+        not isinstance(layers, list)
+        or not 2 <= len(layers) <= MAX_LAYERS
+        or not all(type(width) is int and 1 <= width <= MAX_PARAMETERS for width in layers)
+    ):
+        raise ModelFileError(
+            f"{path}: 'layers' must be 2-{MAX_LAYERS} positive integer widths, got {layers!r:.80}"
+        )
+    size, actions = observation_signature(game)["size"], env_spec(game).num_actions
+    if layers[0] != size or layers[-1] != actions:
+        raise ModelFileError(
+            f"{path}: 'layers' {layers} must take {game}'s {size} observation inputs and give "
+            f"its {actions} actions"
+        )
+    parameters = sum(a * b + b for a, b in itertools.pairwise(layers))
+    if parameters > MAX_PARAMETERS:
+        raise ModelFileError(f"{path}: {parameters} weights, more than {MAX_PARAMETERS} are read")

@@ -6,11 +6,14 @@
   writes and the project ships; loading runs no code from the file.
 - ``NAME.zip``: a stable-baselines3 / sb3-contrib ``MaskablePPO`` save (for example a
   ``train.py`` checkpoint). **Such a file is unpickled, and unpickling runs code: load only
-  files you trust.** It needs the ``train`` extra (torch) to read.
+  files you trust.** It is read only when trusted explicitly (``trust_pickle=True``, or the
+  ``--trust-pickle`` flag of the ``boon`` commands, which sets ``BOON_TRUST_PICKLE=1`` for
+  their worker processes too), and needs the ``train`` extra (torch) to read.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -42,6 +45,23 @@ def default_model(num_players: int, game: str | None = None) -> Path:
     return path
 
 
+TRUST_PICKLE = "BOON_TRUST_PICKLE"  # the environment variable that trusts pickled models
+
+
+def pickle_trusted() -> bool:
+    """Whether the user trusted pickled (``.zip``) model files: ``BOON_TRUST_PICKLE=1``."""
+    return os.environ.get(TRUST_PICKLE) == "1"
+
+
+def _check_trusted(path: Path, trusted: bool) -> None:
+    if not trusted:
+        raise ModelFileError(
+            f"{path} is a pickled stable-baselines3 file, and loading it runs code from the "
+            "file; if you trust it, pass --trust-pickle (or set BOON_TRUST_PICKLE=1), or play "
+            "the .npz model train.py writes beside it"
+        )
+
+
 class PPOAgent:
     """Plays the most likely legal action of a trained policy of ``game`` (deterministic).
 
@@ -56,13 +76,16 @@ class PPOAgent:
         name: str | None = None,
         num_players: int | None = None,
         game: str | None = None,
+        trust_pickle: bool | None = None,
     ) -> None:
         path, game = Path(path), env_spec(game).name
         stat = path.stat() if path.is_file() else None
         key = (str(path.resolve()), stat.st_mtime_ns if stat else 0, stat.st_size if stat else 0)
-        self.policy = (
-            _load_zip(*key, game) if path.suffix == ".zip" else _load_npz(*key, num_players, game)
-        )
+        if path.suffix == ".zip":
+            _check_trusted(path, pickle_trusted() if trust_pickle is None else trust_pickle)
+            self.policy = _load_zip(*key, game)
+        else:
+            self.policy = _load_npz(*key, num_players, game)
         self.name = name or f"ppo:{path}"
 
     batched = True  # acts on many tables at once (act_batch)

@@ -17,13 +17,18 @@ import contextlib
 import ipaddress
 import json
 import logging
+import math
 import re
 import secrets
 import socket
+import threading
 import time
+from collections import Counter
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
+from queue import SimpleQueue
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -44,7 +49,9 @@ from agents.games.web import WebGame
 from agents.players.policy import ModelFileError, NumpyPolicy
 from agents.players.trained import default_model
 from agents.specs import make_agent
+from agents.untrusted import nesting
 from agents.web.games import web_games
+from agents.web.guard import ConnectionGuard
 from agents.web.replay import RecordedRound, load_replay
 from agents.web.session import GameSession, RefusedError, load_coach_policy
 
@@ -80,6 +87,7 @@ _OPTIONAL = frozenset({"search", "game_name", "players", "opponents", "coach", "
 # The opponents the page offers for every game, besides those named on the command line.
 OPPONENT_CHOICES = ("heuristic", "random")
 MAX_SEED = 2**32 - 1
+DEFAULT_COACH_BUDGET = 120.0  # CPU seconds per game: eight BOYN round reviews
 _log = logging.getLogger(__name__)
 
 
@@ -95,6 +103,9 @@ class _Entry:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     coach: bool = False  # the person turned the coach on in the page's setup (the page's box)
     saved: int = 0  # finished rounds written to the replay file
+    tabs: int = 0  # connections playing it now (a reload resumes a game no tab holds)
+    coach_seconds: float = 0.0  # CPU seconds the coach spent on this game
+    coached: dict[tuple, Any] = field(default_factory=dict)  # its answers, by question
     replay_file: Path | None = None
 
 
@@ -111,8 +122,10 @@ class Games:
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.max_per_client = max_games if max_per_client is None else max_per_client
-        if max_games < 1 or self.max_per_client < 1 or idle_timeout <= 0:
-            raise ValueError("max_games and max_per_client must be >= 1 and idle_timeout > 0")
+        if max_games < 1 or self.max_per_client < 1 or not 0 < idle_timeout < math.inf:
+            raise ValueError(
+                "max_games and max_per_client must be >= 1 and idle_timeout finite and > 0"
+            )
         self.max_games = max_games
         self.idle_timeout = idle_timeout
         self._clock = clock
@@ -121,32 +134,58 @@ class Games:
     def __len__(self) -> int:
         return len(self._entries)
 
-    def admit(self, owner: str) -> None:
-        """Check that ``owner`` (a client's address) may start a game now.
+    def admit(self, owner: str, replacing: str | None = None) -> None:
+        """Check that ``owner`` (a client's address) may start a game now, in place of its
+        game ``replacing`` if given. Only games a connection holds count against ``owner``'s
+        limit: when it is reached, ``owner``'s oldest game that no tab holds (a closed tab's)
+        is dropped to make room.
 
         Raises:
-            ClientError: ``max_games`` games are open, or ``max_per_client`` of ``owner``'s,
-                and none has expired.
+            ClientError: ``max_games`` games are open, or ``max_per_client`` of ``owner``'s
+                held by open tabs, and none has expired.
         """
         self.expire()
-        if len(self._entries) >= self.max_games:
+        mine = sorted(
+            (entry.last_used, game_id)
+            for game_id, entry in self._entries.items()
+            if entry.owner == owner and game_id != replacing
+        )
+        while not self._room(replacing) or len(mine) >= self.max_per_client:
+            closed = [item for item in mine if not self._entries[item[1]].tabs]
+            if not closed:
+                break
+            del self._entries[closed[0][1]]  # the oldest game of a closed tab of owner's
+            mine.remove(closed[0])
+        if not self._room(replacing):
             raise ClientError(f"the server is full ({self.max_games} games); try again later")
-        if sum(entry.owner == owner for entry in self._entries.values()) >= self.max_per_client:
+        if len(mine) >= self.max_per_client:
             raise ClientError(
                 f"too many games open from your address (the limit is {self.max_per_client}); "
                 f"finish one, or wait: an idle game is dropped after {self.idle_timeout:g} s"
             )
 
-    def add(self, session: GameSession, owner: str = "") -> str:
-        """Register a new game started by ``owner`` and return its id.
+    def _room(self, replacing: str | None) -> bool:
+        return len(self._entries) - (replacing in self._entries) < self.max_games
+
+    def add(self, session: GameSession, owner: str = "", replacing: str | None = None) -> str:
+        """Register a new game started by ``owner`` and return its id; the game ``replacing``
+        (the one the starting tab played) is dropped once the new one is in.
 
         Raises:
             ClientError: as :meth:`admit`.
         """
-        self.admit(owner)
+        self.admit(owner, replacing)
         game_id = secrets.token_urlsafe(16)
         self._entries[game_id] = _Entry(session, owner, self._clock())
+        if replacing is not None:
+            self.remove(replacing)
         return game_id
+
+    def hold(self, game_id: str | None, held: bool) -> None:
+        """Count one more (``held``) or one fewer tab playing ``game_id`` (if still open)."""
+        entry = self._entries.get(game_id) if game_id is not None else None
+        if entry is not None:
+            entry.tabs += 1 if held else -1
 
     def get(self, game_id: str) -> _Entry:
         """The game ``game_id``, marked as used now.
@@ -186,6 +225,81 @@ class Games:
         return entry.last_used + self.idle_timeout
 
 
+class _Coach:
+    """Where the coach thinks: one thread of its own (never the pool that plays the games'
+    moves), at most ``queue`` requests waiting or running, one per client address, and at
+    most ``budget`` CPU seconds per game; a request beyond any of these is refused at once.
+
+    The thread is a daemon: a server told to stop does not wait for a review it started.
+    """
+
+    def __init__(self, budget: float, queue: int = 4) -> None:
+        self.budget = budget
+        self.queue = queue
+        self._jobs: SimpleQueue[tuple[Callable[[], Any], Callable[..., None]] | None] = (
+            SimpleQueue()
+        )
+        self._thread: threading.Thread | None = None
+        self._waiting: Counter[str] = Counter()
+
+    async def run(self, entry: _Entry, owner: str, key: tuple, work: Callable[[], Any]) -> Any:
+        """``work()``'s result, cached in ``entry`` under ``key`` (a repeated request is free).
+
+        Raises:
+            ClientError: the game's budget is spent, the coach is busy, or ``work`` refused.
+        """
+        if key in entry.coached:
+            return entry.coached[key]
+        if entry.coach_seconds >= self.budget:
+            raise ClientError(
+                f"the coach has used its {self.budget:g} s of thinking for this game; "
+                "start a new game to ask again"
+            )
+        if self._waiting[owner] or self._waiting.total() >= self.queue:
+            raise ClientError("the coach is busy with other questions; ask again in a moment")
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._work, name="coach", daemon=True)
+            self._thread.start()
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[tuple[Any, float]] = loop.create_future()
+
+        def settle(outcome: Any, failed: bool) -> None:
+            if not done.done():
+                done.set_exception(outcome) if failed else done.set_result(outcome)
+
+        self._waiting[owner] += 1
+        try:
+            self._jobs.put((work, partial(loop.call_soon_threadsafe, settle)))
+            result, seconds = await done
+        finally:
+            self._waiting[owner] -= 1
+        entry.coach_seconds += seconds
+        entry.coached[key] = result
+        return result
+
+    def _work(self) -> None:
+        while (job := self._jobs.get()) is not None:
+            work, reply = job
+            try:
+                reply(_timed(work), False)
+            except Exception as error:  # handed to the request that asked, as it is
+                reply(error, True)
+
+    def close(self) -> None:
+        """Let the coach's thread end once its current request ends."""
+        if self._thread is not None:
+            self._jobs.put(None)
+
+
+def _timed(work: Callable[[], Any]) -> tuple[Any, float]:
+    """``work()`` and the CPU seconds this thread spent on it; a refusal is the client's."""
+    start = time.thread_time()
+    try:
+        return work(), time.thread_time() - start
+    except RefusedError as error:
+        raise ClientError(str(error)) from None
+
+
 @dataclass(frozen=True)
 class Choice:
     """A game the page may start: which game, how many players, the opponents' specs."""
@@ -209,8 +323,10 @@ class _Server:
         coach: bool,
         coach_model: str | Path | None,
         replay_dir: Path | None,
+        coaching: _Coach | None = None,
     ) -> None:
         self.webs = webs
+        self.coaching = coaching or _Coach(DEFAULT_COACH_BUDGET)
         self.default = default
         self.replay = replay
         self.games = games
@@ -371,6 +487,7 @@ def create_app(
     coach_model: str | Path | None = None,
     replay_dir: str | Path | None = None,
     allowed_hosts: Sequence[str] = LOOPBACK_HOSTS,
+    coach_budget: float = DEFAULT_COACH_BUDGET,
 ) -> Starlette:
     """The web table app.
 
@@ -399,13 +516,17 @@ def create_app(
             file per game (``None``: nowhere).
         allowed_hosts: host names the page may be reached by (``"*"``: any), which keeps
             other web sites from reaching a local server by DNS rebinding.
+        coach_budget: CPU seconds the coach may think about each game, in all; a question
+            beyond it is refused. The coach thinks in a thread of its own, one question per
+            client address and a few in all at a time, and answers a repeated one from memory.
 
     Raises:
         ValueError: a bad game, table size, agent spec or limit, or an unreadable replay file
             (one line).
     """
-    if start_timeout <= 0:
-        raise ValueError(f"start_timeout must be > 0, got {start_timeout}")
+    for name, seconds in (("start_timeout", start_timeout), ("coach_budget", coach_budget)):
+        if not 0 < seconds < math.inf:
+            raise ValueError(f"{name} must be a finite number of seconds > 0, got {seconds}")
     webs = web_games()
     rounds = load_replay(replay, game) if replay is not None else None
     name = game or next(iter(webs))
@@ -433,6 +554,7 @@ def create_app(
         coach,
         coach_model,
         None if replay_dir is None else Path(replay_dir),
+        _Coach(coach_budget),
     )
 
     @contextlib.asynccontextmanager
@@ -442,6 +564,7 @@ def create_app(
             yield
         finally:
             sweeper.cancel()
+            server.coaching.close()
 
     async def socket_route(websocket: WebSocket) -> None:
         await _play_socket(server, websocket)
@@ -571,21 +694,36 @@ async def _play_socket(server: _Server, websocket: WebSocket) -> None:
         return
     await websocket.accept()
     await websocket.send_json(server.hello())
-    owner = websocket.client.host if websocket.client else ""
-    current: str | None = None  # the game this connection started or joined last
-    started = False  # whether it started or joined a game, or asked for a replay's frame
+    tab = _Tab(websocket.client.host if websocket.client else "")
+    try:
+        await _serve_tab(server, websocket, tab)
+    finally:
+        server.games.hold(tab.game, False)  # a closed tab's game no longer counts as held
+
+
+@dataclass
+class _Tab:
+    """One connection's state: its client's address, the game it started or joined last, and
+    whether it started or joined one, or asked for a replay's frame."""
+
+    owner: str
+    game: str | None = None
+    started: bool = False
+
+
+async def _serve_tab(server: _Server, websocket: WebSocket, tab: _Tab) -> None:
     loop = asyncio.get_running_loop()
     start_by = loop.time() + server.start_timeout
     while True:
         # A connection that starts nothing, or then stays silent until its game would be
         # dropped, holds one of the server's bounded connections for nobody: close it.
-        timeout = server.games.idle_timeout if started else start_by - loop.time()
+        timeout = server.games.idle_timeout if tab.started else start_by - loop.time()
         try:
             message = await asyncio.wait_for(websocket.receive(), timeout)
         except TimeoutError:
             why = (
                 f"no message for {timeout:g} s"
-                if started
+                if tab.started
                 else f"no game started within {server.start_timeout:g} s"
             )
             error = f"connection closed: {why}; reload the page to go on"
@@ -595,19 +733,7 @@ async def _play_socket(server: _Server, websocket: WebSocket) -> None:
             return
         if message["type"] == "websocket.disconnect":
             return
-        try:
-            request = parse_message(message.get("text"), message.get("bytes"))
-            if request["type"] == "new" and current is not None:
-                server.games.remove(current)  # a new game replaces the one this tab played
-            replies = await _handle(server, request, owner)
-            if replies[0]["type"] == "joined":
-                current = replies[0]["game"]
-            started |= replies[0]["type"] in ("joined", "frame")
-        except ClientError as error:
-            replies = [{"type": "error", "error": str(error)}]
-        except Exception:
-            _log.exception("error while handling a message")
-            replies = [{"type": "error", "error": "internal error (the server's log has it)"}]
+        replies = await _reply(server, message, tab)
         try:
             for reply in replies:
                 await websocket.send_json(reply)
@@ -615,9 +741,33 @@ async def _play_socket(server: _Server, websocket: WebSocket) -> None:
             return  # the tab closed while its replies were being prepared
 
 
+async def _reply(server: _Server, message: Message, tab: _Tab) -> list[dict[str, Any]]:
+    """The replies to one client message; a refused one changes nothing."""
+    try:
+        request = parse_message(message.get("text"), message.get("bytes"))
+        replies = await _handle(server, request, tab.owner, tab.game)
+    except ClientError as error:
+        return [{"type": "error", "error": str(error)}]
+    except Exception:
+        _log.exception("error while handling a message")
+        return [{"type": "error", "error": "internal error (the server's log has it)"}]
+    if replies[0]["type"] == "joined" and replies[0]["game"] != tab.game:
+        server.games.hold(tab.game, False)
+        tab.game = replies[0]["game"]
+        server.games.hold(tab.game, True)
+    tab.started |= replies[0]["type"] in ("joined", "frame")
+    return replies
+
+
 def _same_origin(websocket: WebSocket) -> bool:
+    """Whether the page that opened the socket (if a browser says) is this server's own: the
+    same scheme (an ``https`` page is another origin than this ``http`` server) and host."""
     origin = websocket.headers.get("origin")
-    return origin is None or urlsplit(origin).netloc == websocket.headers.get("host")
+    if origin is None:
+        return True
+    parts = urlsplit(origin)
+    scheme = "https" if websocket.url.scheme == "wss" else "http"
+    return parts.scheme == scheme and parts.netloc == websocket.headers.get("host")
 
 
 def parse_message(text: str | None, data: bytes | None = None) -> dict[str, Any]:
@@ -634,13 +784,14 @@ def parse_message(text: str | None, data: bytes | None = None) -> dict[str, Any]
     size = len(text.encode("utf-8", "replace"))
     if size > MAX_MESSAGE_BYTES:
         raise ClientError(f"message too large ({size} bytes; the limit is {MAX_MESSAGE_BYTES})")
-    if _nesting(text) > MAX_NESTING:
+    if nesting(text) > MAX_NESTING:
         raise ClientError(f"malformed message: nested deeper than {MAX_NESTING} levels")
     try:
         request = json.loads(text)
     except json.JSONDecodeError as error:
         raise ClientError(f"malformed message: not JSON ({error.msg})") from None
-    if not isinstance(request, dict) or request.get("type") not in _FIELDS:
+    kind = request.get("type") if isinstance(request, dict) else None
+    if not isinstance(kind, str) or kind not in _FIELDS:
         raise ClientError(f"malformed message: 'type' must be one of {', '.join(_FIELDS)}")
     fields = _FIELDS[request["type"]]
     for name, value in request.items():
@@ -658,54 +809,25 @@ def parse_message(text: str | None, data: bytes | None = None) -> dict[str, Any]
     return request
 
 
-def _nesting(text: str) -> int:
-    """How deep arrays and objects nest in ``text`` (JSON or not), brackets in strings aside."""
-    depth = deepest = 0
-    in_string = escaped = False
-    for char in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-        elif char in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif char in "]}":
-            depth -= 1
-    return deepest
-
-
-async def _handle(server: _Server, request: dict[str, Any], owner: str) -> list[dict[str, Any]]:
+async def _handle(
+    server: _Server, request: dict[str, Any], owner: str, current: str | None = None
+) -> list[dict[str, Any]]:
+    """The replies to a parsed request from ``owner``'s tab playing ``current``."""
     kind = request["type"]
     if kind == "frame":
         return [_frame(server, request["round"], request["step"])]
     if server.replay is not None:
         raise ClientError("this server shows a replay; games cannot be played on it")
     if kind == "new":
-        return await _new_game(server, request, owner)
+        return await _new_game(server, request, owner, current)
     game_id = request["game"]
     entry = server.games.get(game_id)
     async with entry.lock:  # one move at a time per game, whichever connection sends it
         session = entry.session
         if kind == "join":
             return [_joined(game_id, entry), _tagged(game_id, [session.message()])[0]]
-        if kind == "coach":
-            if not server.coach:
-                raise ClientError("the coach is off on this server")
-            search = bool(request.get("search"))
-            policy = server.policy(session.web.name, session.num_players)
-            advice = await _run(session.coach, policy, search)
-            return [{"type": "coach", "game": game_id, **advice}]
-        if kind == "losses":
-            if not server.coach:
-                raise ClientError("the coach is off on this server")
-            losses = await _run(session.round_review)
-            return [{"type": "losses", "game": game_id, **losses}]
+        if kind in ("coach", "losses"):
+            return [await _coached(server, entry, owner, game_id, request)]
         if kind == "act":
             action = _parsed_action(session.web, request["action"])
             replies = _tagged(game_id, await _run(session.act, action))
@@ -715,14 +837,37 @@ async def _handle(server: _Server, request: dict[str, Any], owner: str) -> list[
         return replies
 
 
-async def _new_game(server: _Server, request: dict[str, Any], owner: str) -> list[dict[str, Any]]:
+async def _coached(
+    server: _Server, entry: _Entry, owner: str, game_id: str, request: dict[str, Any]
+) -> dict[str, Any]:
+    """The reply to a ``coach`` or ``losses`` request, worked out by the server's coach."""
+    if not server.coach:
+        raise ClientError("the coach is off on this server")
+    session = entry.session
+    if request["type"] == "losses":
+        # The review of the last finished round: the same until another round ends.
+        key: tuple = ("losses", len(session.records))
+        answer = await server.coaching.run(entry, owner, key, session.round_review)
+        return {"type": "losses", "game": game_id, **answer}
+    search = bool(request.get("search"))
+    policy = server.policy(session.web.name, session.num_players)
+    key = ("coach", session.decisions, search)  # advice on this decision of the person's
+    advice = await server.coaching.run(entry, owner, key, partial(session.coach, policy, search))
+    return {"type": "coach", "game": game_id, **advice}
+
+
+async def _new_game(
+    server: _Server, request: dict[str, Any], owner: str, current: str | None
+) -> list[dict[str, Any]]:
+    """Start the game a ``new`` message asks for, in place of the tab's ``current`` game: only
+    once every check has passed is that one dropped (a refused ``new`` changes nothing)."""
     choice = server.choice(request)
     seed = request.get("seed")
     if seed is not None and not 0 <= seed <= MAX_SEED:
         raise ClientError(f"seed must be 0-{MAX_SEED}")
-    server.games.admit(owner)  # before building the game: some opponents load a model
+    server.games.admit(owner, current)  # before building the game: some opponents load a model
     session = await anyio.to_thread.run_sync(server.new_session, choice, seed)
-    game_id = server.games.add(session, owner)
+    game_id = server.games.add(session, owner, current)
     entry = server.games.get(game_id)
     entry.coach = server.coach and request.get("coach", False)
     async with entry.lock:
@@ -803,24 +948,37 @@ def url_of(listener: socket.socket) -> str:
     return f"http://{f'[{host}]' if ':' in host else host}:{port}/"
 
 
-def run(app: Starlette, listener: socket.socket, max_games: int = 64) -> None:
+def run(app: Starlette, listener: socket.socket) -> None:
     """Serve ``app`` on ``listener`` until interrupted (Ctrl+C), then close the socket."""
     with listener:
-        uvicorn_server(app, max_games).run(sockets=[listener])
+        uvicorn_server(app).run(sockets=[listener])
 
 
-def uvicorn_server(app: Starlette, max_games: int = 64) -> Any:
-    """The ``uvicorn.Server`` that runs ``app``: quiet, with WebSocket frames and connections
-    bounded (frames over ``MAX_MESSAGE_BYTES`` but within the frame limit get an error reply
-    from the app; larger ones close the connection)."""
+def connection_guard(app: Starlette) -> ConnectionGuard:
+    """The connection limits of ``app``'s server, from its game limits: per client address
+    room for each of its games' tab (a WebSocket) and for a browser's few parallel page
+    loads; in all, room for every game's tab and more, always above one address's share."""
+    games = app.state.server.games
+    per_address = 2 * games.max_per_client + 16
+    return ConnectionGuard(per_address, 4 * games.max_games + per_address)
+
+
+def uvicorn_server(app: Starlette) -> Any:
+    """The ``uvicorn.Server`` that runs ``app``: quiet, with WebSocket frames bounded (frames
+    over ``MAX_MESSAGE_BYTES`` but within the frame limit get an error reply from the app;
+    larger ones close the connection) and every connection kept to :func:`connection_guard`'s
+    limits (``app.state.guard``)."""
     import uvicorn
 
+    guard = app.state.guard = connection_guard(app)
+    http, ws = guard.protocols()
     config = uvicorn.Config(
         app,
         log_level="warning",
         access_log=False,
         ws_max_size=64 * MAX_MESSAGE_BYTES,
-        limit_concurrency=4 * max_games,
+        http=http,
+        ws=ws,
     )
     return uvicorn.Server(config)
 

@@ -16,16 +16,21 @@ with the replay is refused with the line that is wrong.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from agents import untrusted
 from agents.games import game_spec
 from agents.games.web import WebGame
 from agents.web.games import web_game, web_games
 from agents.web.session import RefusedError
+
+# A round's line nests 5 deep (the info's tricks); no round has more actions than this.
+MAX_ROUND_NESTING = 16
+MAX_ACTIONS = 1000
+MAX_REPLAY_BYTES = untrusted.MAX_FILE_BYTES
 
 
 @dataclass(frozen=True)
@@ -83,10 +88,9 @@ def load_replay(path: str | Path, game: str | None = None) -> list[RecordedRound
     """
     path = Path(path)
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as error:
-        reason = error.strerror if isinstance(error, OSError) else "not UTF-8 text"
-        raise ValueError(f"cannot read replay file {path}: {reason}") from None
+        lines = untrusted.read_text(path, MAX_REPLAY_BYTES).splitlines()
+    except ValueError as error:
+        raise ValueError(f"cannot read replay file {path}: {error}") from None
     web = None if game is None else web_game(game)
     rounds = []
     for number, line in enumerate(lines, 1):
@@ -104,10 +108,7 @@ def load_replay(path: str | Path, game: str | None = None) -> list[RecordedRound
 
 
 def _record(line: str) -> dict[str, Any]:
-    try:
-        record = json.loads(line)
-    except json.JSONDecodeError as error:
-        raise ValueError(f"not JSON ({error.msg})") from None
+    record = untrusted.loads(line, MAX_ROUND_NESTING)
     if not isinstance(record, dict):
         raise ValueError("expected a JSON object")
     return record
@@ -142,6 +143,23 @@ def _parse_round(web: WebGame, record: dict[str, Any]) -> RecordedRound:
         if not isinstance(value, kind) or isinstance(value, bool):
             what = "an integer" if kind is int else f"a {'list' if kind is list else 'JSON object'}"
             raise ValueError(f"'{key}' must be {what}, got {value!r:.60}")
+    if len(record["actions"]) > MAX_ACTIONS:
+        raise ValueError(f"'actions' holds over {MAX_ACTIONS} actions, more than a round has")
+    try:
+        recorded = _checked_round(web, record)
+    except (TypeError, KeyError, IndexError, AttributeError, OverflowError) as error:
+        # The game's own readers expect the shapes its arena writes: anything else in the
+        # deal or the info is a malformed line, not a bug of this server.
+        raise ValueError(f"not a round as {web.name}'s arena saves it ({_what(error)})") from None
+    return recorded
+
+
+def _what(error: Exception) -> str:
+    kind = {KeyError: "missing key", IndexError: "index out of range"}.get(type(error))
+    return f"{kind} {error}" if kind else f"{error}"[:120]
+
+
+def _checked_round(web: WebGame, record: dict[str, Any]) -> RecordedRound:
     players, start = web.replay_start(record)
     seats, actions = record["seats"], record["actions"]
     if len(seats) != players or not all(isinstance(spec, str) for spec in seats):
@@ -158,7 +176,7 @@ def _parse_round(web: WebGame, record: dict[str, Any]) -> RecordedRound:
     if not state.is_over:
         raise ValueError(f"the {len(actions)} actions stop before the round ends")
     web.check_record(record["round"], state)
-    return RecordedRound(
+    recorded = RecordedRound(
         web=web,
         deal_index=record["deal_index"],
         rotation=record["rotation"],
@@ -168,3 +186,8 @@ def _parse_round(web: WebGame, record: dict[str, Any]) -> RecordedRound:
         actions=tuple(actions),
         info=record["round"],
     )
+    # Every frame before the last shows the standing before the round, the last the summary:
+    # drawing the first and the last now finds what the info lacks before a page asks.
+    recorded.frame(0)
+    recorded.frame(len(actions))
+    return recorded

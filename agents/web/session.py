@@ -103,6 +103,11 @@ class GameSession:
         return not state.is_over and state.current == self.human
 
     @property
+    def decisions(self) -> int:
+        """How many decisions the person has made in this game (which one advice is about)."""
+        return self._decisions
+
+    @property
     def over(self) -> bool:
         """Whether the game has ended (or was cut short)."""
         return self.round.is_over and self.web.game_over(self.game)[0]

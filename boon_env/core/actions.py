@@ -4,7 +4,10 @@ legal ones, before the state changes."""
 
 from __future__ import annotations
 
+import contextlib
+import operator
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -45,3 +48,20 @@ def illegal_action_message(
         what = f"not an action id 0-{num_actions - 1}"
     names = ", ".join(action_name(a) for a in bits_of(legal)) or "none (round over)"
     return f"illegal action {action!r} ({what}) for seat {seat}{when}; {legal_label}: {names}"
+
+
+def action_id(action: Any, num_actions: int, meaning: str = "") -> int:
+    """``action`` as a Python ``int`` if it is an integer (Python's or numpy's; a bool is not,
+    though Python counts ``True`` as 1) from 0 to ``num_actions - 1``.
+
+    Raises:
+        ValueError: naming the allowed ids (and ``meaning``, what they stand for).
+    """
+    value = None
+    if not isinstance(action, (bool, np.bool_)):
+        with contextlib.suppress(TypeError):
+            value = operator.index(action)
+    if value is None or not 0 <= value < num_actions:
+        what = f" ({meaning})" if meaning else ""
+        raise ValueError(f"action must be an integer 0-{num_actions - 1}{what}, got {action!r:.60}")
+    return value

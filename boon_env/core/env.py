@@ -16,7 +16,6 @@ and ``next_round(deal)``.
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -26,6 +25,7 @@ from gymnasium.logger import warn as gymnasium_logger_warn
 from pettingzoo import AECEnv
 
 from boon_env.core import wrappers
+from boon_env.core.actions import action_id
 from boon_env.core.pieces import action_mask
 
 
@@ -109,7 +109,9 @@ class CardGameEnv(AECEnv):
 
     def __init__(self, **config: Any) -> None:
         super().__init__()
-        self.config = self.config_type(**config)
+        # A numpy integer (say a table size drawn by numpy) is an integer; numpy's bool is not.
+        plain = {k: int(v) if isinstance(v, np.integer) else v for k, v in config.items()}
+        self.config = self.config_type(**plain)
         self.render_mode = self.config.render_mode
         self.possible_agents = [f"player_{seat}" for seat in range(self.config.num_players)]
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
@@ -281,13 +283,7 @@ class CardGameEnv(AECEnv):
         return self.possible_agents[(seat + 1) % len(self.possible_agents)]
 
     def _action_id(self, action: Any) -> int:
-        try:
-            return operator.index(action)
-        except TypeError:
-            raise ValueError(
-                f"action must be an integer 0-{self.num_actions - 1} ({self.action_meaning}), "
-                f"got {action!r}"
-            ) from None
+        return action_id(action, self.num_actions, self.action_meaning)
 
     # ------------------------------------------------------------------------- observe
     def observe(self, agent: str) -> dict[str, np.ndarray]:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import operator
 from typing import Any
 
+import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
@@ -27,6 +28,8 @@ from pettingzoo.utils.wrappers.order_enforcing import (
     AECOrderEnforcingIterable,
     AECOrderEnforcingIterator,
 )
+
+from boon_env.core.actions import action_id
 
 _HOT_ATTRIBUTES = (
     "agent_selection",
@@ -90,6 +93,8 @@ class TerminateIllegalWrapper(_DirectAttributes, wrappers.TerminateIllegalWrappe
         seen = self._prev_obs
         if type(seen) is dict and "action_mask" in seen:
             dead = base.terminations[agent] or base.truncations[agent]
+            if not dead and type(action) is not int:  # True would index the mask as a bool
+                action = action_id(action, len(seen["action_mask"]))
             if (not self._terminated) if dead else seen["action_mask"][action]:
                 self._prev_obs = self._prev_info = None
                 self.env.step(action)
@@ -143,6 +148,8 @@ class AssertOutOfBoundsWrapper(_DirectAttributes, wrappers.AssertOutOfBoundsWrap
         elif action is None and (base.terminations[agent] or base.truncations[agent]):
             self.env.step(action)
             return
+        elif isinstance(action, (bool, np.bool_)):  # Discrete.contains(True) holds: not here
+            raise ValueError(f"action must be an integer action id, not a bool ({action!r})")
         super().step(action)
 
     def _range_of(self, agent: Any) -> tuple[int, ...]:

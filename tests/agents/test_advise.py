@@ -180,9 +180,9 @@ _SIX = "gold 14, gold 13, gold 12, gold 11, gold 10, gold 9"
             "hand: green 1 is not in the 3-player deck",
         ),
         (["--position", "4"], "position must be 0-3 at a 4-player table (0 decides first, 3 is"),
-        (["--position", "-1"], "position must be 0-3"),
+        (["--position", "-1"], "--position: must be an integer 0-"),
         (["--players", "6"], "players must be one of (3, 4, 5), got 6"),
-        (["--deals", "0"], "deals must be an integer >= 1, got 0"),
+        (["--deals", "0"], "--deals: must be an integer 1-"),
         (["--agent", "wizard"], "unknown agent kind 'wizard'"),
     ],
 )

@@ -318,14 +318,15 @@ def test_bad_specs_raise_clear_errors(spec: str, message: str) -> None:
         make_agent(spec)
 
 
-def test_corrupt_model_file_is_named_in_the_error(tmp_path) -> None:
+def test_corrupt_model_file_is_named_in_the_error(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("BOON_TRUST_PICKLE", "1")
     path = tmp_path / "broken.zip"
     path.write_bytes(b"not a zip file")
     with pytest.raises(ValueError, match=r"broken\.zip"):
         make_agent(f"ppo:{path}")
 
 
-def test_a_saved_maskable_ppo_model_plays_through_its_spec(tmp_path) -> None:
+def test_a_saved_maskable_ppo_model_plays_through_its_spec(tmp_path, monkeypatch) -> None:
     import gymnasium as gym
     from gymnasium import spaces
     from sb3_contrib import MaskablePPO
@@ -340,5 +341,8 @@ def test_a_saved_maskable_ppo_model_plays_through_its_spec(tmp_path) -> None:
 
     path = tmp_path / "tiny.zip"
     MaskablePPO("MlpPolicy", _Spaces(), n_steps=8, batch_size=8, device="cpu").save(path)
+    with pytest.raises(ValueError, match=r"pickled stable-baselines3 file.*--trust-pickle"):
+        make_agent(f"ppo:{path}")  # never unpickled unless trusted
+    monkeypatch.setenv("BOON_TRUST_PICKLE", "1")
     agent = make_agent(f"ppo:{path}")
     _play_checked(4, [agent, HeuristicAgent(), RandomAgent(), HeuristicAgent()], seed=3)

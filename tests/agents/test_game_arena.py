@@ -129,8 +129,8 @@ def test_game_mode_json_contract() -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--episode", "game", "--games", "0"], "--games, --workers and --max-rounds must be >= 1"),
-        (["--episode", "game", "--max-rounds", "0"], "--max-rounds must be >= 1"),
+        (["--episode", "game", "--games", "0"], "--games: must be an integer 1-"),
+        (["--episode", "game", "--max-rounds", "0"], "--max-rounds: must be an integer 1-"),
         (["--episode", "game", "--deals", "5"], "use --games, not --deals"),
         (["--episode", "game", "--save", "x.jsonl"], "--save records rounds"),
         (["--episode", "game", "--game", "bon"], "--episode game is available for boon, not bon"),

@@ -176,7 +176,7 @@ def test_json_contract_table_and_plot(tmp_path, capsys) -> None:
         (["--agents", "random", "wizard"], "unknown agent kind 'wizard'"),
         (["--agents", "random", "heuristic", "--players", "6"], "a boon table has 3-5 seats"),
         (["--agents", "random", f"ppo:{default_model(4)}", "--players", "3"], "4-player model"),
-        (["--agents", "random", "heuristic", "--deals", "0"], "--deals and --workers"),
+        (["--agents", "random", "heuristic", "--deals", "0"], "--deals: must be an integer 1-"),
         (["--agents", "random", "heuristic", "--json", "/no/such/dir/x.json"], "--json: cannot"),
         (["--agents", "random", "heuristic", "--plot", "/no/such/dir/x.png"], "--plot: cannot"),
         (["--agents", "random", "heuristic", "--plot", "board.pdf"], "ending in .png"),

@@ -194,7 +194,7 @@ def test_advise_reviews_an_agents_decisions_played_and_recorded(
         (["--agent", "wizard"], "unknown agent kind 'wizard'"),
         (["--opponents", "random", "random"], "--opponents takes 1 spec or 3"),
         (["--seat", "4"], "--seat must be a seat 0-3, got 4"),
-        (["--deals", "0"], "--deals must be >= 1, got 0"),
+        (["--deals", "0"], "--deals: must be an integer 1-1000000000000, got '0'"),
         (["--players", "6"], "a Boon table has 3-5 players"),
         (["--hand", "gold 14"], "hand advice needs both --hand and --position"),
         (["--position", "0", "--hand", "gold 14", "--seat", "1"], "does not go with --hand"),

@@ -13,11 +13,11 @@ from agents.web.app import listen, uvicorn_server
 
 
 @contextmanager
-def running(app: Starlette, max_games: int = 64) -> Iterator[str]:
+def running(app: Starlette) -> Iterator[str]:
     """Serve ``app`` on a free port of 127.0.0.1; yields its base URL, stops on exit."""
     listener = listen("127.0.0.1", 0)
     port = listener.getsockname()[1]
-    server = uvicorn_server(app, max_games)
+    server = uvicorn_server(app)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20

@@ -112,7 +112,7 @@ def test_fifty_concurrent_games_end_without_errors_and_are_freed(caplog):
         return session
 
     server.new_session = recorded_session
-    with running(app, max_games=GAMES) as base:
+    with running(app) as base:
         url = base.replace("http://", "ws://") + "/ws"
         asyncio.run(play_all(url))  # the first batch fills the thread pool and the caches
         wait_until_freed(app)

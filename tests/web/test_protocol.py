@@ -287,8 +287,8 @@ def test_idle_games_expire():
 def test_the_number_of_games_is_bounded():
     clock = [0.0]
     games = Games(max_games=2, idle_timeout=10, clock=lambda: clock[0])
-    games.add(object())
-    games.add(object())
+    for _ in range(2):
+        games.hold(games.add(object()), True)  # each played in an open tab
     with pytest.raises(ValueError, match="server is full"):
         games.add(object())
     clock[0] = 11  # both expired: room again
@@ -404,7 +404,7 @@ def test_one_client_may_open_only_so_many_games():
 
 def test_the_per_client_limit_counts_each_address_apart():
     games = Games(max_games=4, idle_timeout=10, max_per_client=1)
-    games.add(object(), "10.0.0.1")
+    games.hold(games.add(object(), "10.0.0.1"), True)
     games.add(object(), "10.0.0.2")
     with pytest.raises(ValueError, match="too many games open from your address"):
         games.add(object(), "10.0.0.1")
