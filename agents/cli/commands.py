@@ -202,6 +202,11 @@ def _build_parser() -> argparse.ArgumentParser:
     play.add_argument(
         "--rounds", type=int, default=None, help="stop after this many rounds (default: the game)"
     )
+    play.add_argument(
+        "--ask-forced",
+        action="store_true",
+        help="ask for your move even when only one is legal (default: it is played for you)",
+    )
     play.set_defaults(run=_run_play)
 
     serve = commands.add_parser(
@@ -854,7 +859,7 @@ def _run_play(args: argparse.Namespace) -> int:
     for seat, agent in agents.items():
         agent.reset(None if args.seed is None else args.seed + seat)
     terminal = game.terminal()
-    return play_game(terminal, agents, args.seat, n, args.seed, args.rounds, input_line=input)
+    return play_game(terminal, agents, args.seat, n, args.seed, args.rounds, input, args.ask_forced)
 
 
 if __name__ == "__main__":
