@@ -239,6 +239,11 @@ def _build_parser() -> argparse.ArgumentParser:
         default=None,
         help="stop after this many rounds (default: the game)",
     )
+    play.add_argument(
+        "--ask-forced",
+        action="store_true",
+        help="ask for your move even when only one is legal (default: it is played for you)",
+    )
     _add_trust_option(play)
     play.set_defaults(run=_run_play)
 
@@ -927,7 +932,7 @@ def _run_play(args: argparse.Namespace) -> int:
     for seat, agent in agents.items():
         agent.reset(None if args.seed is None else args.seed + seat)
     terminal = game.terminal()
-    return play_game(terminal, agents, args.seat, n, args.seed, args.rounds, input_line=input)
+    return play_game(terminal, agents, args.seat, n, args.seed, args.rounds, input, args.ask_forced)
 
 
 if __name__ == "__main__":

@@ -22,7 +22,7 @@ decisions of one round are not independent (one deal, one line of play), so the 
 over rounds: with ``L_r`` the loss summed over round ``r``'s reviewed decisions, ``n_r`` their
 number and ``m = sum L / sum n``, the half width is ``1.96 * sqrt(R / (R - 1) * sum (L_r -
 m n_r)^2) / sum n`` over the ``R`` rounds (the ratio estimator's linearised variance; 0 for
-one round).
+one round), and the lower end is clipped at 0, since no loss is negative.
 
 A value is an estimate from sampled deals, so a loss is too: the best of several noisy
 means is on average a little above its true value, and a player that always chose the true
@@ -131,7 +131,8 @@ class Loss:
         rounds = len(sums)
         spread = float(((sums - mean * counts) ** 2).sum())
         half = _Z95 * np.sqrt(rounds / (rounds - 1) * spread) / count if rounds > 1 else 0.0
-        return cls(count, mean, (mean - half, mean + half), total, rounds)
+        # A loss is never negative, so neither is its interval's lower end.
+        return cls(count, mean, (max(0.0, mean - half), mean + half), total, rounds)
 
     def to_json(self) -> dict[str, Any]:
         """``{"decisions", "rounds", "mean_loss", "ci95", "total_loss"}``."""

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import itertools
 import sys
+import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -320,9 +321,23 @@ def plot_report(report: TournamentReport, path: str | Path) -> None:
     Needs matplotlib (the ``notebooks`` extra), imported here so that the rest of the command
     line works without it.
     """
+    report_figure(report).savefig(path, dpi=120)
+
+
+def _wrapped(name: str, width: int = 24) -> str:
+    """An agent spec on lines of at most ``width`` characters, broken after its commas."""
+    lines = textwrap.wrap(name.replace(",", ", "), width, break_on_hyphens=False)
+    return "\n   ".join(line.replace(", ", ",") for line in lines)
+
+
+def report_figure(report: TournamentReport) -> Any:
+    """The figure :func:`plot_report` saves (a matplotlib ``Figure``)."""
     from matplotlib.figure import Figure  # no pyplot: no GUI backend, no global state
 
+    # Agent specs can be long ("search:samples=32,rollout=ppo"): wrapped at their commas, and
+    # the matrix's columns are numbered, so that no label runs into the next one.
     names = [r.agent for r in report.agents]
+    labels = [f"{i}. {_wrapped(name)}" for i, name in enumerate(names, 1)]
     k = len(names)
     matrix = np.zeros((k, k))
     for pair in report.pairs:
@@ -337,7 +352,7 @@ def plot_report(report: TournamentReport, path: str | Path) -> None:
     board.axvline(0.0, color="grey", linewidth=0.8)
     board.set(
         yticks=rows,
-        yticklabels=names,
+        yticklabels=labels,
         xlabel=f"rating ({report.unit} per round, 95% CI)",
         title=f"{report.num_players} players, {report.deals} deals",
     )
@@ -358,9 +373,9 @@ def plot_report(report: TournamentReport, path: str | Path) -> None:
             )
     grid.set(
         xticks=rows,
+        xticklabels=[str(i) for i in range(1, k + 1)],
         yticks=rows,
-        yticklabels=names,
+        yticklabels=labels,
         title="margin of row over column",
     )
-    grid.set_xticklabels(names, rotation=45, ha="right")
-    figure.savefig(path, dpi=120)
+    return figure

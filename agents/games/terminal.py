@@ -27,10 +27,12 @@ def ask_move(
     name_of: Callable[[int], str],
     parse: Callable[[str], int],
     input_line: Callable[[str], str],
+    why: Callable[[int], str] | None = None,
 ) -> int | None:
     """List the ``legal`` moves, numbered, and read one until it is legal; ``None`` at the end
     of the input. A move is typed as its number or its name (``parse`` turns a name into an
-    action id, raising ``ValueError`` on what is no name)."""
+    action id, raising ``ValueError`` on what is no name); a named move that is not legal is
+    refused with the rule that forbids it (``why``)."""
     print("Your moves: " + "  ".join(f"{i}) {name_of(a)}" for i, a in enumerate(legal, 1)))
     while True:
         try:
@@ -40,10 +42,29 @@ def ask_move(
         action = parse_move(text, legal, parse)
         if action is not None:
             return action
-        print(
-            f"{text.strip()!r} is not a legal move now. Type a number 1-{len(legal)} or one of: "
-            + ", ".join(name_of(a) for a in legal)
-        )
+        print(refusal(text, legal, name_of, parse, why))
+
+
+def refusal(
+    text: str,
+    legal: Sequence[int],
+    name_of: Callable[[int], str],
+    parse: Callable[[str], int],
+    why: Callable[[int], str] | None,
+) -> str:
+    """Why ``text`` is no legal move now, and what may be typed instead."""
+    typed = text.strip()
+    if typed.isdigit():
+        reason = f"the moves are numbered 1-{len(legal)}"
+    else:
+        try:
+            action = parse(typed.lower())
+        except ValueError:
+            reason = "that names no move"
+        else:
+            reason = why(action) if why is not None else "not now"
+    choices = f"Type a number 1-{len(legal)} or one of: " + ", ".join(name_of(a) for a in legal)
+    return f"{typed!r} is not a legal move now: {reason}. {choices}"
 
 
 def parse_move(text: str, legal: Sequence[int], parse: Callable[[str], int]) -> int | None:
@@ -72,6 +93,10 @@ class TerminalGame(Protocol):
 
     def ask(self, env: Any, human: int, input_line: Callable[[str], str]) -> int | None:
         """Show the table to the person at seat ``human`` and read a legal move."""
+        ...
+
+    def why_illegal(self, state: Any, action: int) -> str:
+        """The rule that forbids ``action`` to the player to act, in the rule book's words."""
         ...
 
     def round_started(self, state: Any) -> None:
@@ -132,6 +157,12 @@ class TrickTerminal:
             print(f"\nGame over after {rounds}. {ending}.")
 
 
+def _only_move(env: Any) -> int | None:
+    """The acting seat's one legal action, if it has only one."""
+    legal = env.observe(env.agent_selection)["action_mask"].nonzero()[0]
+    return int(legal[0]) if len(legal) == 1 else None
+
+
 def play_game(
     game: TerminalGame,
     agents: dict[int, Any],
@@ -140,10 +171,12 @@ def play_game(
     seed: int | None,
     rounds: int | None,
     input_line: Callable[[str], str],
+    ask_forced: bool = False,
 ) -> int:
     """Play a game (or its first ``rounds`` rounds) with a person at seat ``human`` reading
     moves through ``input_line`` and ``agents[seat]`` at the other seats; returns the exit
-    status."""
+    status. A move of the person's that is the only legal one is played for them unless
+    ``ask_forced``."""
     env = game.new_env(num_players, rounds)
     print(game.intro(env, human))
     env.reset(seed=seed)
@@ -153,7 +186,12 @@ def play_game(
     agent_name = env.agent_selection
     while not (env.terminations[agent_name] or env.truncations[agent_name]):
         seat = env.possible_agents.index(agent_name)
-        action = next_move(env, agents, human, lambda: game.ask(env, human, input_line))
+        forced = _only_move(env) if seat == human and not ask_forced else None
+        if forced is not None:
+            print("Your only legal move, played for you:")
+            action: int | None = forced
+        else:
+            action = next_move(env, agents, human, lambda: game.ask(env, human, input_line))
         if action is None:
             print("\nNo more input; leaving the table.")
             return 1

@@ -22,7 +22,6 @@ from typing import Any
 
 import numpy as np
 
-DOCS = Path(__file__).resolve().parents[2] / "docs"
 YOU = "You"
 
 
@@ -52,22 +51,19 @@ def move(seat: int | None, kind: str, card: str | None, you: str, they: str) -> 
 
 @dataclass(frozen=True)
 class Rules:
-    """Where a game's rules panel comes from: the section of ``docs/<file>`` from the line
-    ``first`` up to (not including) the line ``stop`` (``None``: the end)."""
+    """A game's rules panel: a page of Markdown written for players (no file names, code or
+    notes on decisions: those are in docs/), kept beside the game's code as ``rules.md``."""
 
-    file: str
-    first: str
-    stop: str | None = None
+    page: Path
 
-    def markdown(self, docs: Path = DOCS) -> str:
-        """The section's Markdown text, or a line naming the file when it is not installed."""
-        try:
-            lines = (docs / self.file).read_text(encoding="utf-8").splitlines()
-        except OSError:
-            return f"The rules are in docs/{self.file} of the source tree."
-        start = lines.index(self.first) if self.first in lines else 0
-        end = lines.index(self.stop, start) if self.stop in lines[start:] else len(lines)
-        return "\n".join(lines[start:end]).strip()
+    @classmethod
+    def beside(cls, module_file: str) -> Rules:
+        """The ``rules.md`` in the folder of ``module_file`` (a game's ``web.py``)."""
+        return cls(Path(module_file).with_name("rules.md"))
+
+    def markdown(self) -> str:
+        """The page's Markdown text."""
+        return self.page.read_text(encoding="utf-8").strip()
 
 
 class WebGame(ABC):

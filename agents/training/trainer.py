@@ -480,12 +480,19 @@ def train(args: Args) -> Path:
     return player
 
 
+UNBOUNDED_TIMESTEPS = 2**62
+"""``total_timesteps`` of a run that only ``max_seconds`` stops (``boon exploit --seconds``)."""
+
+
 def _flags(args: Args) -> list[str]:
-    # The flags that differ from the game's defaults, as they would be typed (--game first).
+    # The flags that differ from the game's defaults, as they would be typed (--game first);
+    # an unbounded budget is no flag a person would type: --max-seconds ends such a run.
     defaults = game_defaults(args.game)
     flags = [] if args.game == game_names()[0] else [f"--game {args.game}"]
     for key, value in asdict(args).items():
         if key == "game" or getattr(defaults, key) == value:
+            continue
+        if key == "total_timesteps" and value == UNBOUNDED_TIMESTEPS:
             continue
         flag = "--" + key.replace("_", "-")
         if isinstance(value, bool):

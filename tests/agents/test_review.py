@@ -89,7 +89,8 @@ def test_a_decisions_loss_is_never_negative_and_zero_for_the_best(
 
 def test_the_interval_is_over_rounds() -> None:
     """Round 0 loses 1 and 0, round 1 loses 3: mean 4/3; residuals L_r - m n_r are 1 - 8/3
-    and 3 - 4/3, so the half width is 1.96 * sqrt(2 * (25/9 + 25/9)) / 3."""
+    and 3 - 4/3, so the half width is 1.96 * sqrt(2 * (25/9 + 25/9)) / 3, and the interval
+    stops at 0 below."""
     decisions = [
         Decision(0, 0, "x", "play", {"a": 1.0, "b": 0.0}, "b", 0.0, 0.0),
         Decision(0, 0, "x", "play", {"a": 1.0, "b": 0.0}, "a", 0.0, 0.0),
@@ -98,7 +99,8 @@ def test_the_interval_is_over_rounds() -> None:
     loss = Loss.of(decisions)
     half = 1.96 * np.sqrt(2 * (25 / 9 + 25 / 9)) / 3
     assert loss.decisions == 3 and loss.total == 4 and loss.mean == pytest.approx(4 / 3)
-    assert loss.ci95 == pytest.approx((4 / 3 - half, 4 / 3 + half))
+    assert half > 4 / 3  # a wide interval: its lower end is clipped at 0, as no loss is negative
+    assert loss.ci95 == pytest.approx((0.0, 4 / 3 + half))
     assert loss.rounds == 2
     assert Loss.of(decisions[:2]).ci95 == (0.5, 0.5)  # one round: no width
     assert Loss.of([]) == Loss(0, 0.0, (0.0, 0.0), 0.0, 0)

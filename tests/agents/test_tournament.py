@@ -204,3 +204,27 @@ def test_the_command_has_help(capsys) -> None:
         main(["tournament", "--help"])
     assert stop.value.code == 0
     assert "usage: boon tournament" in capsys.readouterr().out
+
+
+def test_the_plots_labels_do_not_run_into_each_other() -> None:
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    from agents.eval.tournament import PairResult, Rating, TournamentReport, report_figure
+
+    names = ["search:samples=32,inference=ppo,rollout=ppo,candidates=200",
+             "heuristic:pick_threshold_3p=4.5", "ppo", "random", "expert"]  # fmt: skip
+    ratings = [Rating(n, 1.0 - i, (0.5 - i, 1.5 - i)) for i, n in enumerate(names)]
+    pairs = [PairResult(a, b, 0.3, (0.1, 0.5)) for a, b in itertools.combinations(names, 2)]
+    figure = report_figure(TournamentReport(4, 10, ratings, pairs))
+    renderer = FigureCanvasAgg(figure).get_renderer()
+    figure.draw(renderer)
+    for axes in figure.axes:
+        for ticks in (axes.get_xticklabels(), axes.get_yticklabels()):
+            boxes = [t.get_window_extent(renderer) for t in ticks if t.get_text()]
+            for one, other in itertools.combinations(boxes, 2):
+                assert not one.overlaps(other), (one, other)
+        # Every label lies within the saved figure.
+        width, height = figure.canvas.get_width_height()
+        for label in [*axes.get_xticklabels(), *axes.get_yticklabels()]:
+            box = label.get_window_extent(renderer)
+            assert box.x0 >= 0 and box.x1 <= width and box.y0 >= 0 and box.y1 <= height, box

@@ -13,6 +13,7 @@ Screenshots go to pytest's ``tmp_path``, or to ``$BOON_SCREENSHOTS`` (a folder) 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -108,6 +109,49 @@ def assert_fits(page: Page) -> None:
     assert 0 <= felt["y"] + felt["height"] / 2 <= height, felt
 
 
+# Rectangles that may not overlap: [first group, second group] of CSS selectors. A seat's box
+# (its name, badges and cards), the trick or pile in the middle, the lines about the table,
+# the prompt and the hand's cards with their coach badges.
+APART = [
+    (".seat", ".seat"),
+    (".seat", "#trick .card, #pile > *"),
+    (".seat", "#notes li"),
+    ("#trick .card, #pile > *", "#notes li"),
+    ("#prompt", "#hand .card, #hand .card .advice, #choices .choice"),
+]
+
+
+def overlaps(page: Page) -> list[str]:
+    """Pairs of elements of :data:`APART` drawn over each other (more than 1 px each way)."""
+    return page.evaluate(
+        """(apart) => {
+          const visible = (node) => node.offsetParent !== null || node.closest('#felt');
+          const boxes = (selector) => [...document.querySelectorAll(selector)].filter(visible)
+            .map((node) => [node, node.getBoundingClientRect()])
+            .filter(([, r]) => r.width > 0 && r.height > 0);
+          const name = (node) => `${node.id ? '#' + node.id : node.className}` +
+            ` "${(node.textContent || '').trim().slice(0, 24)}"`;
+          const found = [];
+          for (const [first, second] of apart) {
+            for (const [a, ra] of boxes(first)) for (const [b, rb] of boxes(second)) {
+              if (a === b || a.contains(b) || b.contains(a)) continue;
+              const dx = Math.min(ra.right, rb.right) - Math.max(ra.left, rb.left);
+              const dy = Math.min(ra.bottom, rb.bottom) - Math.max(ra.top, rb.top);
+              if (dx > 1 && dy > 1) found.push(`${name(a)} over ${name(b)}`);
+            }
+          }
+          return [...new Set(found)];
+        }""",
+        APART,
+    )
+
+
+def assert_apart(page: Page) -> None:
+    """No text or card of :data:`APART` lies over another, and nothing leaves the screen."""
+    assert not overlaps(page), overlaps(page)
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
 def play_round(page: Page, screen: str, keyboard: bool = False, shots: Path | None = None) -> int:
     """Play the person's moves until the round's summary shows; returns the moves made."""
     summary = page.locator("#summary:not(.hidden)")
@@ -118,6 +162,7 @@ def play_round(page: Page, screen: str, keyboard: bool = False, shots: Path | No
         if summary.is_visible():
             return moves
         assert_fits(page)
+        assert_apart(page)
         if shots is not None and moves == 2:
             screenshot(page, shots, f"table_{screen}")
         select = page.locator("#select-bar:not(.hidden)")
@@ -154,6 +199,19 @@ def check_summary(page: Page) -> None:
     rows = summary.locator("#summary-table tbody tr")
     assert rows.count() >= 2
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    assert_tables_fit(page)
+
+
+def assert_tables_fit(page: Page) -> None:
+    """Every table of the open panel lies within the panel: no column cut off at the right."""
+    cut = page.evaluate(
+        """[...document.querySelectorAll('.overlay:not(.hidden) table')].filter((table) => {
+              const panel = table.closest('.panel').getBoundingClientRect();
+              const box = table.getBoundingClientRect();
+              return box.right > panel.right + 1 || box.left < panel.left - 1;
+           }).map((table) => table.id || table.parentNode.id)"""
+    )
+    assert not cut, f"tables cut off: {cut}"
 
 
 @pytest.mark.parametrize("screen", list(VIEWPORTS))
@@ -258,7 +316,7 @@ def test_a_boon_replay_steps_forward_and_back_with_every_hand_shown(browser):
         page, errors = open_page(browser, url + "/")
         expect(page.locator("#replay-where")).to_contain_text("step 0 of 35")
         expect(page.locator(".seat")).to_have_count(4)
-        expect(page.locator(".seat .card")).to_have_count(28)  # every hand, face up
+        expect(page.locator(".replay-hand .card")).to_have_count(28)  # every hand, face up
         for _ in range(5):
             page.locator("#step-forward").click()
         expect(page.locator("#replay-where")).to_contain_text("step 5 of 35")
@@ -283,7 +341,7 @@ def test_replays_of_the_other_games_show_on_a_phone(browser, tmp_path, game):
         page, errors = open_page(browser, url + "/", "phone")
         expect(page.locator("#replay-where")).to_contain_text("step 0 of")
         expect(page.locator(".seat")).to_have_count(3)
-        expect(page.locator(".seat .card").first).to_be_visible()
+        expect(page.locator(".replay-hand .card").first).to_be_visible()
         press(page.locator("#step-forward"), "phone")
         expect(page.locator("#replay-where")).to_contain_text("step 1 of")
         expect(page.locator("#replay-event")).to_contain_text("Seat")
@@ -292,3 +350,109 @@ def test_replays_of_the_other_games_show_on_a_phone(browser, tmp_path, game):
         expect(page.locator("#summary")).to_be_visible()
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
         assert errors == []
+
+
+SCREENS = list(VIEWPORTS)
+GAMES = ["boon", "bon", "boyn"]
+
+
+@pytest.mark.parametrize("screen", SCREENS)
+@pytest.mark.parametrize("game", GAMES)
+def test_replays_show_every_hand_without_overlaps(browser, tmp_path, game, screen):
+    path = tmp_path / f"{game}.jsonl"
+    run_arena(["heuristic", "random", "heuristic", "random"], deals=1, seed=2, save=path, game=game)
+    with running(create_app(replay=path, coach=False)) as url:
+        page, errors = open_page(browser, url + "/", screen)
+        expect(page.locator("#replay-where")).to_contain_text("step 0 of")
+        steps = int(page.locator("#step-slider").get_attribute("max"))
+        for step in sorted({0, 3, 6, 10, steps // 2, steps - 1}):
+            page.locator("#step-slider").fill(str(step))
+            expect(page.locator("#replay-where")).to_contain_text(f"step {step} of")
+            # Every hand is shown, face up, and nothing is drawn over anything else.
+            expect(page.locator(".replay-hand")).to_have_count(4)
+            if step == 10 or overlaps(page):
+                screenshot(page, tmp_path, f"replay_{game}_{screen}_{step}")
+            assert_apart(page)
+        page.locator("#step-slider").fill(str(steps))
+        expect(page.locator("#summary")).to_be_visible()
+        assert_tables_fit(page)
+        page.keyboard.press("Escape")
+        expect(page.locator("#summary")).to_be_hidden()
+        assert errors == []
+
+
+@pytest.mark.parametrize("screen", SCREENS)
+@pytest.mark.parametrize("game", GAMES)
+def test_the_rules_panel_reads_for_players_and_opens_at_the_top(browser, table_url, game, screen):
+    page, errors = open_page(browser, f"{table_url}/?delay=0&game={game}", screen)
+    expect(page.locator("#hand .card").first).to_be_visible()
+    press(page.locator("#show-rules"), screen)
+    text = page.locator("#rules-text")
+    expect(text.locator("h2, h3, h4").first).to_be_visible()
+    assert text.evaluate("(box) => box.closest('.panel').scrollTop") == 0
+    heading = text.locator("h2, h3, h4").first.bounding_box()
+    assert 0 <= heading["y"] <= VIEWPORTS[screen][1] / 2, heading
+    words = text.inner_text()
+    assert "**" not in words and "[decided" not in words and ".py" not in words
+    assert text.locator("code").count() == 0 and text.locator("strong").count() > 0
+    assert_tables_fit(page)
+    page.keyboard.press("Escape")
+    expect(page.locator("#rules")).to_be_hidden()
+    assert errors == []
+
+
+@pytest.mark.parametrize("screen", SCREENS)
+@pytest.mark.parametrize("game", GAMES)
+def test_the_coach_speaks_plainly_on_the_first_screen(browser, table_url, tmp_path, game, screen):
+    page, errors = open_page(browser, f"{table_url}/?delay=0&game={game}&seed=5&coach", screen)
+    expect(page.locator("#coach")).to_be_checked()
+    line = page.locator("#coach-line")
+    expect(line).to_contain_text("Coach: best is ★", timeout=60_000)
+    # The how is one click away; the line itself is short.
+    detail = line.locator("details p")
+    expect(detail).to_be_hidden()
+    assert len(line.inner_text()) < 120, line.inner_text()
+    box = line.bounding_box()
+    assert box["y"] >= 0 and box["y"] + box["height"] <= VIEWPORTS[screen][1], box
+    assert_apart(page)
+    press(line.locator("summary"), screen)
+    expect(detail).to_be_visible()
+    screenshot(page, tmp_path, f"coach_{game}_{screen}")
+    assert errors == []
+
+
+def test_esc_closes_the_round_summary_and_a_bar_brings_it_back(browser, table_url):
+    page, errors = open_page(browser, f"{table_url}/?delay=0&game=bon&seed=11", "phone")
+    play_round(page, "phone")
+    page.keyboard.press("Escape")
+    expect(page.locator("#summary")).to_be_hidden()
+    expect(page.locator("#round-over")).to_be_visible()
+    press(page.locator("#round-over-summary"), "phone")
+    expect(page.locator("#summary")).to_be_visible()
+    press(page.locator("#close-summary"), "phone")
+    press(page.locator("#round-over-next"), "phone")
+    expect(page.locator("#round-over")).to_be_hidden()
+    expect(page.locator("#hand .card").first).to_be_visible()
+    assert errors == []
+
+
+def test_an_address_naming_a_game_starts_it_in_a_tab_that_plays_another(browser, table_url):
+    page, errors = open_page(browser, f"{table_url}/?delay=0&game=boon", "desktop")
+    expect(page.locator("#game-title")).to_have_text("Boon")
+    expect(page.locator("#hand .card").first).to_be_visible()
+    page.goto(f"{table_url}/?delay=0&game=bon&coach")
+    expect(page.locator("#game-title")).to_have_text("B.O.N")
+    expect(page.locator("#coach")).to_be_checked()
+    page.reload()  # the same address again resumes that game
+    expect(page.locator("#game-title")).to_have_text("B.O.N")
+    assert errors == []
+
+
+def test_the_keys_panel_is_for_keyboards_and_words_agree(browser, table_url):
+    page, errors = open_page(browser, f"{table_url}/?delay=0&game=boon", "phone")
+    expect(page.locator("#hand .card").first).to_be_visible()
+    expect(page.locator("#keys-panel")).to_be_hidden()
+    assert not page.locator(".backs", has_text=re.compile(r"^1 cards$")).count()
+    desktop, _ = open_page(browser, f"{table_url}/?delay=0&game=boon", "desktop")
+    expect(desktop.locator("#keys-panel")).to_be_visible()
+    assert errors == []

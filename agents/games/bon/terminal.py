@@ -8,7 +8,16 @@ from typing import Any
 from agents.games.terminal import TrickTerminal, ask_move
 from boon_env import bon_v0
 from boon_env.games.bon.render import render_table
-from boon_env.games.bon.rules import COLOUR_NAMES, COLOUR_OF, Round, Trick, card_name, parse_card
+from boon_env.games.bon.rules import (
+    COLOUR_NAMES,
+    COLOUR_OF,
+    PASS,
+    Round,
+    Trick,
+    card_name,
+    parse_card,
+    prime_colour,
+)
 
 
 class BonTerminal(TrickTerminal):
@@ -31,7 +40,20 @@ class BonTerminal(TrickTerminal):
         """Show the table (the tower, tricks, scores, my hand) and read a move."""
         print()
         print(render_table(env.game, not env.config.hidden_leftovers, show_hand_of=human))
-        return ask_move(env.game.round.legal_actions(), card_name, parse_card, input_line)
+        state = env.game.round
+        why = lambda action: self.why_illegal(state, action)  # noqa: E731
+        return ask_move(state.legal_actions(), card_name, parse_card, input_line, why)
+
+    def why_illegal(self, state: Round, action: int) -> str:
+        """Why ``action`` is not legal now, in the words of the rule book (docs/bon.md)."""
+        seat = state.current
+        if action == PASS:
+            return "you hold no Pass card"
+        if not state.hands[seat] >> action & 1:
+            return f"you do not hold {card_name(action)}"
+        # A held card is refused only once the trick has a prime colour that the hand holds.
+        colour = COLOUR_NAMES[prime_colour(state.trick)]
+        return f"the prime colour is {colour}: while you hold {colour}, play {colour} or a Pass"
 
     def announce(self, state: Round, seat: int, action: int, human: int) -> None:
         """Say which card ``seat`` plays."""

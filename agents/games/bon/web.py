@@ -43,7 +43,7 @@ class BonWeb(WebGame):
     """B.O.N at the browser table."""
 
     name = "bon"
-    rules = Rules("bon.md", "## The rules", "## The environment")
+    rules = Rules.beside(__file__)
     deal_keys = frozenset({"hands", "leftovers"})
     standing_key = "scores"
 

@@ -12,6 +12,8 @@ from boon_env.games.boon.rules import (
     PASS,
     PICK,
     POINTS,
+    SUIT_NAMES,
+    SUIT_OF,
     Phase,
     Round,
     Trick,
@@ -42,7 +44,26 @@ class BoonTerminal(TrickTerminal):
             print(f"The Boon held: {', '.join(names_of(state.boon))}")
             if state.discards:
                 print(f"Buried so far: {', '.join(names_of(state.discards))}")
-        return ask_move(state.legal_actions(), action_name, _parse_action, input_line)
+        why = lambda action: self.why_illegal(state, action)  # noqa: E731
+        return ask_move(state.legal_actions(), action_name, _parse_action, input_line, why)
+
+    def why_illegal(self, state: Round, action: int) -> str:
+        """Why ``action`` is not legal now, in the words of the rule book (docs/rules.md)."""
+        if state.phase is Phase.PICK:
+            return "each player in turn picks up the Boon or passes: type pick or pass"
+        seat = state.picker if state.phase is Phase.DISCARD else state.current
+        verb = "bury" if state.phase is Phase.DISCARD else "play"
+        if action in (PICK, PASS):
+            return f"picking is over; {verb} a card from your hand"
+        hand = state.hands[seat]
+        if not hand >> action & 1:
+            return f"you do not hold {action_name(action)}"
+        following = hand & state.led_mask
+        led = SUIT_NAMES[SUIT_OF[state.trick[0]]]
+        return (
+            f"you must follow the led suit, {led}, while you hold it "
+            f"({', '.join(names_of(following))})"
+        )
 
     def trick_won(self, trick: Trick) -> str:
         """Who won the trick, and its points."""

@@ -210,11 +210,7 @@ class BoonWeb(WebGame):
     """Boon at the browser table."""
 
     name = "boon"
-    rules = Rules(
-        "rules.md",
-        "## Cards (`rules/cards.py`)",
-        "## Invariants (property-tested in `tests/rules/test_properties.py`)",
-    )
+    rules = Rules.beside(__file__)
     deal_keys = frozenset({"hands", "boon"})
     standing_key = "victory_cards"
 

@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
 from agents.games.terminal import ask_move
 from boon_env import boyn_v0
-from boon_env.games.boyn.render import event_text, render_table
-from boon_env.games.boyn.rules import Round, action_name, parse_action
+from boon_env.games.boyn.render import active_card_name, event_text, render_table
+from boon_env.games.boyn.rules import (
+    ACTION_KIND,
+    ACTION_NAMED_SUIT,
+    ACTION_SWAP,
+    NUM_KINDS,
+    Round,
+    action_name,
+    parse_action,
+)
+from boon_env.games.boyn.rules.cards import JACKS, card_name
 
 
 class BoynTerminal:
@@ -27,7 +37,7 @@ class BoynTerminal:
         """How to type a move."""
         return (
             f"You are player_{human}. Type a move's number or its name (e.g. '4 of spades', "
-            "'jack of clubs naming hearts', 'queen of spades swap 2')."
+            "'jack of clubs naming hearts', 'queen of spades swap with player_2')."
         )
 
     def ask(self, env: boyn_v0.raw_env, human: int, input_line: Callable[[str], str]) -> int | None:
@@ -35,7 +45,30 @@ class BoynTerminal:
         state = env.game.round
         print()
         print(render_table(state, env.game.totals, show_hand_of=human))
-        return ask_move(state.legal_actions(), action_name, parse_action, input_line)
+        return ask_move(
+            state.legal_actions(),
+            lambda action: move_name(state, action),
+            lambda text: parse_move(state, text),
+            input_line,
+            lambda action: self.why_illegal(state, action),
+        )
+
+    def why_illegal(self, state: Round, action: int) -> str:
+        """Why ``action`` is not legal now, in the words of the rule book (docs/boyn.md)."""
+        kind = ACTION_KIND[action]
+        hand = state.hands[state.current]
+        if not (hand >> kind | hand >> (NUM_KINDS + kind)) & 1:
+            return f"you do not hold the {card_name(kind)}"
+        if JACKS >> kind & 1 and ACTION_NAMED_SUIT[action] < 0:
+            return f"a Jack names a suit: type e.g. '{card_name(kind)} naming hearts'"
+        if ACTION_SWAP[action] and hand.bit_count() == 1:
+            return "a Queen swaps hands only when cards are left after it: play it plainly"
+        if ACTION_SWAP[action]:
+            return "a Queen swaps hands with another player at the table"
+        return (
+            f"a card must match the active card ({active_card_name(state)}) in suit or rank; "
+            "only Jacks and red 3s may be played on anything"
+        )
 
     def round_started(self, state: Round) -> None:
         """The events of the deal up to the first decision (forced draws and passes)."""
@@ -76,3 +109,26 @@ class BoynTerminal:
             if total == lowest
         ]
         print(f"\n{how}. Lowest total ({lowest}): {', '.join(names)}.")
+
+
+def move_name(state: Round, action: int) -> str:
+    """A move as the person to act reads it: a Queen's swap names the other player
+    (``"queen of spades swap with player_3"``), not its distance in seats."""
+    if not ACTION_SWAP[action]:
+        return action_name(action)
+    other = (state.current + ACTION_SWAP[action]) % state.config.num_players
+    return f"{card_name(ACTION_KIND[action])} swap with player_{other}"
+
+
+def parse_move(state: Round, text: str) -> int:
+    """The action a typed move names: as :func:`move_name` writes it (``"queen of spades swap
+    with player_3"``) or as ``action_name`` does (``"queen of spades swap 2"``: seats to the
+    left)."""
+    card, swap, other = text.partition(" swap ")
+    found = re.fullmatch(r"\s*(?:with\s+)?(?:player_?)?\s*(\d+)\s*", other)
+    if swap and found and "player" in other:
+        seats_left = (int(found.group(1)) - state.current) % state.config.num_players
+        if seats_left == 0:
+            raise ValueError("a Queen swaps with another player")
+        return parse_action(f"{card.strip()} swap {seats_left}")
+    return parse_action(text)

@@ -56,7 +56,7 @@ class BoynWeb(WebGame):
     """BOYN at the browser table."""
 
     name = "boyn"
-    rules = Rules("boyn.md", "## The rules", "## The environment")
+    rules = Rules.beside(__file__)
     deal_keys = frozenset({"hands", "stock"})
     standing_key = "totals"
 

@@ -81,6 +81,11 @@ function hello(message) {
   }
   if (!message.coach) $("coach-control").classList.add("hidden");
   const saved = stored();
+  if (saved && saved.server === message.server && saved.asked !== asked()) {
+    // The address asks for a game (?game=bon&coach) other than the one this tab was playing.
+    sessionStorage.removeItem(STORE);
+    return startGame(defaultSetup());
+  }
   if (saved && saved.server === message.server) {
     ui.joining = true;
     return send({ type: "join", game: saved.id });
@@ -94,6 +99,12 @@ function hello(message) {
     return openSetup();
   }
   startGame(defaultSetup());
+}
+
+// What the address asks of a new game (?game=, ?coach, ?players=, ?seed=), as one string.
+function asked() {
+  const params = new URLSearchParams(location.search);
+  return ["game", "coach", "players", "seed"].map((key) => `${key}=${params.get(key)}`).join("&");
 }
 
 function stored() {
@@ -111,7 +122,7 @@ function joined(message) {
   ui.queue = [];
   useGame(message.game_name);
   $("coach").checked = Boolean(message.coach && ui.hello.coach);
-  sessionStorage.setItem(STORE, JSON.stringify({ id: message.game, server: ui.hello.server }));
+  sessionStorage.setItem(STORE, JSON.stringify({ id: message.game, server: ui.hello.server, asked: asked() }));
 }
 
 function serverError(text) {
@@ -274,6 +285,11 @@ function drawTable(table, you, event) {
   renderLastTrick(table);
 }
 
+// "1 card", "3 cards".
+function plural(count, word) {
+  return `${count} ${count === 1 ? word : `${word}s`}`;
+}
+
 function label(seat) {
   return ui.names[seat] || `Seat ${seat}`;
 }
@@ -288,24 +304,42 @@ function position(seat, you, n, radiusX, radiusY) {
 function renderSeats(table, you) {
   const box = $("seats");
   box.replaceChildren();
+  renderReplayHands(table);
   for (let seat = 0; seat < table.players; seat++) {
     if (ui.mode === "play" && seat === you) continue; // your hand is drawn below the table
     const div = el("div", "seat");
     div.dataset.seat = seat;
     const narrow = $("felt").clientWidth < 600;
     const where = position(seat, you, table.players, narrow ? 30 : 36, 38);
-    div.style.left = `${where.x}%`;
+    // A seat on a side leans on the felt's edge, clear of the trick in the middle.
+    const side = where.x < 40 ? "left" : where.x > 60 ? "right" : "middle";
+    div.classList.add(`side-${side}`);
+    if (side === "left") div.style.left = "2%";
+    else if (side === "right") div.style.right = "2%";
+    else div.style.left = `${where.x}%`;
     div.style.top = `${where.y}%`;
     if (seat === table.current) div.classList.add("to-act");
     const title = el("div", "seat-name", label(seat));
     const spec = ui.mode === "replay" ? ui.replay.frame.seats[seat] : ui.seats[seat];
     if (spec) title.append(el("span", "spec", spec));
     div.append(title, badges(table, seat));
-    const hand = table.hands[seat];
-    if (hand && ui.mode === "replay") div.append(cardRow(hand, "mini"));
-    else div.append(el("div", "backs", `${table.hand_sizes[seat]} cards`));
+    div.append(el("div", "backs", plural(table.hand_sizes[seat], "card")));
     box.append(div);
   }
+}
+
+// A replay shows every hand face up, in a list under the table (on the felt they would cover
+// the trick on a small screen).
+function renderReplayHands(table) {
+  const box = $("replay-hands");
+  if (ui.mode !== "replay") return box.replaceChildren();
+  box.replaceChildren(
+    ...table.hands.map((hand, seat) => {
+      const row = el("div", "replay-hand");
+      row.append(el("span", "replay-hand-name", label(seat)), cardRow(hand || [], "mini"));
+      return row;
+    }),
+  );
 }
 
 function badges(table, seat) {
@@ -331,7 +365,9 @@ function renderTrick(table, you, event) {
   cards.forEach((name, i) => {
     const seat = (leader + i) % table.players;
     const card = cardElement(name);
-    const where = position(seat, you, table.players, 14, 16);
+    // Closer in on a narrow table, where the seats' boxes take more of the width.
+    const narrow = $("felt").clientWidth < 600;
+    const where = position(seat, you, table.players, narrow ? 10 : 14, narrow ? 13 : 16);
     card.style.left = `${where.x}%`;
     card.style.top = `${where.y}%`;
     card.dataset.seat = seat;
@@ -563,9 +599,16 @@ function drawAdvice() {
     const best = button.dataset.action === advice.best;
     button.append(el("span", `advice${best ? " best" : ""}`, `${best ? "★ " : ""}${value.toFixed(2)}`));
   }
-  const line = $("coach-line");
-  line.replaceChildren(
-    `Coach: each move's expected ${advice.unit} (${advice.how}). Best: ${advice.best} (${values[advice.best].toFixed(2)}).`,
+  // One plain line; how the values are made is one click away.
+  const detail = el("details", "coach-detail");
+  detail.append(
+    el("summary", "", "How?"),
+    el("p", "", `Each number is what the move is worth to you on average, in ${advice.unit}, ` +
+      `by the coach's estimate: ${advice.how}.`),
+  );
+  $("coach-line").replaceChildren(
+    `Coach: best is ★ ${advice.best} (${signed(values[advice.best])} ${advice.unit}). `,
+    detail,
   );
 }
 
@@ -610,7 +653,7 @@ function showSummary(message) {
   } else {
     next.textContent = "Next round";
   }
-  $("close-summary").classList.toggle("hidden", ui.mode !== "replay");
+  $("round-over").classList.add("hidden");
   askLosses();
   showDialog("summary");
   (ui.mode === "replay" ? $("close-summary") : next).focus();
@@ -644,7 +687,7 @@ function showLosses(message) {
     const costliest = worst ? `${worst.chosen} for ${worst.best} (${worst.loss.toFixed(2)})` : "-";
     const tr = el("tr");
     tr.append(
-      el("td", "", `${label(seat.seat)} (${seat.agent})`),
+      el("td", "", seat.agent === "you" ? label(seat.seat) : `${label(seat.seat)} (${seat.agent})`),
       el("td", "", String(seat.decisions)),
       el("td", "", seat.mean_loss.toFixed(3)),
       el("td", "", seat.total_loss.toFixed(2)),
@@ -652,14 +695,26 @@ function showLosses(message) {
     );
     table.append(tr);
   }
+  const wrap = el("div", "table-wrap");
+  wrap.append(table);
   $("losses").replaceChildren(
     el("p", "", `Points lost per decision, in ${message.unit}: the best move's value minus the chosen one's.`),
-    table,
+    wrap,
     el("p", "note", `Values: ${message.how}. Forced moves are not counted.`),
   );
 }
 
+// Closing the round's summary in a game leaves a bar to see it again or to go on.
+function closeSummary() {
+  closeDialogs();
+  if (ui.mode === "play") {
+    $("round-over-next").textContent = $("next-round-button").textContent;
+    $("round-over").classList.remove("hidden");
+  }
+}
+
 function nextRound() {
+  $("round-over").classList.add("hidden");
   closeDialogs();
   $("log").replaceChildren();
   $("review").replaceChildren();
@@ -682,7 +737,10 @@ async function showRules() {
   } catch {
     box.textContent = "The rules could not be loaded.";
   }
-  $("close-rules").focus();
+  // Focus the Close button without scrolling to it: the rules open at their first line.
+  $("close-rules").focus({ preventScroll: true });
+  box.scrollTop = 0;
+  $("rules").querySelector(".panel").scrollTop = 0;
 }
 
 // A small Markdown reader for the rule pages: headings, paragraphs, lists, tables, **bold**,
@@ -714,12 +772,15 @@ function markdown(text) {
       }
       nodes.push(table);
     } else if (/^\s*[-*] /.test(line)) {
-      const list = el("ul");
+      // An item's text is joined over its lines first, so **bold** may span them.
+      const items = [];
       while (i < lines.length && /^\s*([-*] |\s{2,}\S)/.test(lines[i])) {
-        if (/^\s*[-*] /.test(lines[i])) list.append(inline(el("li"), lines[i].replace(/^\s*[-*] /, "")));
-        else list.lastChild.append(" ", ...inline(el("span"), lines[i].trim()).childNodes);
+        if (/^\s*[-*] /.test(lines[i])) items.push(lines[i].replace(/^\s*[-*] /, ""));
+        else items[items.length - 1] += ` ${lines[i].trim()}`;
         i++;
       }
+      const list = el("ul");
+      for (const item of items) list.append(inline(el("li"), item));
       nodes.push(list);
     } else {
       const words = [];
@@ -863,7 +924,8 @@ function onKey(event) {
   if (event.target.closest("input, select, textarea")) return;
   const open = ["summary", "setup", "rules"].find((id) => !$(id).classList.contains("hidden"));
   if (event.key === "Escape" && open) {
-    if (open !== "summary" || ui.mode === "replay") closeDialogs();
+    if (open === "summary") closeSummary();
+    else closeDialogs();
     return;
   }
   if (ui.mode === "replay") {
@@ -920,7 +982,9 @@ window.addEventListener("DOMContentLoaded", () => {
   $("show-rules").addEventListener("click", showRules);
   $("close-rules").addEventListener("click", closeDialogs);
   $("next-round-button").addEventListener("click", nextRound);
-  $("close-summary").addEventListener("click", closeDialogs);
+  $("close-summary").addEventListener("click", closeSummary);
+  $("round-over-summary").addEventListener("click", () => showDialog("summary"));
+  $("round-over-next").addEventListener("click", nextRound);
   $("undo-select").addEventListener("click", undoSelected);
   $("confirm-select").addEventListener("click", confirmSelected);
   $("prev-round").addEventListener("click", () => stepTo((ui.replay.wanted || ui.replay).round - 1, 0));

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from boon_env.games.boyn.rules import Event, Round, action_name
+from boon_env.games.boyn.rules import ACTION_KIND, ACTION_SWAP, Event, Round, action_name
 from boon_env.games.boyn.rules.cards import RANK_NAMES, SUIT_NAMES, card_name, names_of
 
 
@@ -18,7 +18,10 @@ def event_text(event: Event) -> str:
     """One public event in words, e.g. ``"player_2 draws 5"``."""
     who = f"player_{event.seat}"
     if event.what == "play":
-        return f"{who} plays {action_name(event.value)}"
+        # A Queen's swap is told by the "swap" event that follows, which names both players;
+        # the action's name counts seats from its player ("swap 2"), which misreads in a log.
+        played = card_name(ACTION_KIND[event.value]) if ACTION_SWAP[event.value] else None
+        return f"{who} plays {played or action_name(event.value)}"
     if event.what == "swap":
         return f"{who} swaps hands with player_{event.value}"
     if event.what == "draw":
