@@ -105,7 +105,7 @@ def test_move_values_are_the_children_of_solve(n: int) -> None:
         assert pick(values.values()) == solver.solve(state)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(n=st.sampled_from([3, 4, 5]), seed=st.integers(0, 2**32 - 1))
 def test_playing_the_solved_moves_reaches_the_solved_points(n: int, seed: int) -> None:
     """Following the best move of each side's values ends the round on the solved points."""
@@ -202,3 +202,9 @@ def test_without_numba_the_import_names_the_extra() -> None:
     )
     assert out.returncode == 0, out.stderr
     assert "pip install 'boon-env[solver]'" in out.stdout
+
+
+def test_the_module_example_runs() -> None:
+    import doctest
+
+    assert doctest.testmod(solver).failed == 0
