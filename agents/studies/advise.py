@@ -338,8 +338,30 @@ class Estimate:
         return {"mean": self.mean, "ci95": list(self.ci95)}
 
 
+class _Choices:
+    """The two choices' values and the gain of picking, shared by both kinds of advice."""
+
+    pick: Estimate
+    pass_: Estimate
+    gain: Estimate
+
+    @property
+    def recommendation(self) -> str:
+        """``"pick"`` when picking gains on average, else ``"pass"``."""
+        return "pick" if self.gain.mean > 0 else "pass"
+
+    def choices_json(self) -> dict[str, Any]:
+        """The ``pick``, ``pass``, ``gain`` and ``recommendation`` keys of the JSON object."""
+        return {
+            "pick": self.pick.to_json(),
+            "pass": self.pass_.to_json(),
+            "gain": self.gain.to_json(),
+            "recommendation": self.recommendation,
+        }
+
+
 @dataclass(frozen=True)
-class Advice:
+class Advice(_Choices):
     """What :func:`advise` measured for one hand (the ``boon advise`` output)."""
 
     players: int
@@ -351,11 +373,6 @@ class Advice:
     pass_: Estimate
     gain: Estimate  # of the paired differences pick - pass
 
-    @property
-    def recommendation(self) -> str:
-        """``"pick"`` when picking gains on average, else ``"pass"``."""
-        return "pick" if self.gain.mean > 0 else "pass"
-
     def to_json(self) -> dict[str, Any]:
         """The ``boon advise --json`` object (see ``docs/cli.md``)."""
         return {
@@ -364,10 +381,7 @@ class Advice:
             "hand": [card_name(card) for card in self.hand],
             "agent": self.agent,
             "deals": self.deals,
-            "pick": self.pick.to_json(),
-            "pass": self.pass_.to_json(),
-            "gain": self.gain.to_json(),
-            "recommendation": self.recommendation,
+            **self.choices_json(),
         }
 
     def table(self) -> str:
@@ -377,23 +391,11 @@ class Advice:
             where = "the dealer, last to decide: passing makes a Leaster"
         else:
             where = "first to decide" if k == 0 else f"{k} passed before you"
-        low, high = self.gain.ci95
-        sure = (
-            "the gain's 95% CI excludes 0"
-            if low > 0 or high < 0
-            else "too close to call: the gain's 95% CI includes 0"
-        )
-        rows = [("pick", self.pick), ("pass", self.pass_), ("gain", self.gain)]
         lines = [
             f"{n} players, position {k} ({where}), {self.agent} in every seat, "
             f"{self.deals} sampled deals",
             f"hand: {', '.join(card_name(card) for card in self.hand)}",
-            f"{'':<6}{'VC/round':>9} {'95% CI':>17}",
-            *(
-                f"{name:<6}{e.mean:>+9.3f} {f'[{e.ci95[0]:+.3f}, {e.ci95[1]:+.3f}]':>17}"
-                for name, e in rows
-            ),
-            f"advice: {self.recommendation} ({sure})",
+            *_value_lines(self.pick, self.pass_, self.gain),
         ]
         return "\n".join(lines)
 
@@ -450,7 +452,7 @@ def advise(
 
 # ------------------------------------------------------------------- the double-dummy advice
 @dataclass(frozen=True)
-class DoubleDummyAdvice:
+class DoubleDummyAdvice(_Choices):
     """What :func:`advise_double_dummy` measured for one hand (``boon advise --double-dummy``).
 
     ``outcomes`` are the shares of the sampled deals where picking ends in each band: the
@@ -469,11 +471,6 @@ class DoubleDummyAdvice:
     pass_: Estimate
     gain: Estimate
 
-    @property
-    def recommendation(self) -> str:
-        """``"pick"`` when picking gains on average, else ``"pass"``."""
-        return "pick" if self.gain.mean > 0 else "pass"
-
     def to_json(self) -> dict[str, Any]:
         """The ``boon advise --double-dummy --json`` object (see ``docs/cli.md``)."""
         return {
@@ -484,10 +481,7 @@ class DoubleDummyAdvice:
             "deals": self.deals,
             "outcomes": dict(self.outcomes),
             "leasters": self.leasters,
-            "pick": self.pick.to_json(),
-            "pass": self.pass_.to_json(),
-            "gain": self.gain.to_json(),
-            "recommendation": self.recommendation,
+            **self.choices_json(),
         }
 
     def table(self) -> str:
@@ -495,9 +489,6 @@ class DoubleDummyAdvice:
         shares = ", ".join(
             f"{name.replace('_', ' ')} {share:.1%}" for name, share in self.outcomes.items()
         )
-        rows = [("pick", self.pick), ("pass", self.pass_), ("gain", self.gain)]
-        low, high = self.gain.ci95
-        sure = "the gain's 95% CI excludes 0" if low > 0 or high < 0 else "too close to call"
         return "\n".join(
             [
                 f"{self.players} players, position {self.position}, double dummy (every hand "
@@ -505,14 +496,28 @@ class DoubleDummyAdvice:
                 f"hand: {', '.join(card_name(card) for card in self.hand)}",
                 f"picking: {shares}",
                 f"passing: a Leaster in {self.leasters:.1%} of the deals (heuristic play)",
-                f"{'':<6}{'VC/round':>9} {'95% CI':>17}",
-                *(
-                    f"{name:<6}{e.mean:>+9.3f} {f'[{e.ci95[0]:+.3f}, {e.ci95[1]:+.3f}]':>17}"
-                    for name, e in rows
-                ),
-                f"advice: {self.recommendation} ({sure})",
+                *_value_lines(self.pick, self.pass_, self.gain),
             ]
         )
+
+
+def _value_lines(pick: Estimate, pass_: Estimate, gain: Estimate) -> list[str]:
+    """The table of the two choices' values and the gain, then the advice."""
+    low, high = gain.ci95
+    sure = (
+        "the gain's 95% CI excludes 0"
+        if low > 0 or high < 0
+        else "too close to call: the gain's 95% CI includes 0"
+    )
+    rows = [("pick", pick), ("pass", pass_), ("gain", gain)]
+    return [
+        f"{'':<6}{'VC/round':>9} {'95% CI':>17}",
+        *(
+            f"{name:<6}{e.mean:>+9.3f} {f'[{e.ci95[0]:+.3f}, {e.ci95[1]:+.3f}]':>17}"
+            for name, e in rows
+        ),
+        f"advice: {'pick' if gain.mean > 0 else 'pass'} ({sure})",
+    ]
 
 
 def double_dummy_values(config: GameConfig, decision: Decision) -> tuple[int, int, int, bool]:

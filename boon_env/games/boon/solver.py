@@ -312,6 +312,45 @@ def _last_trick(work: np.ndarray, n: int, picker: int, leader: int) -> int:
     return points if winner == picker else 0
 
 
+@njit(cache=True)
+def _boundary(
+    work: np.ndarray,
+    table: np.ndarray,
+    generation: int,
+    n: int,
+    picker: int,
+    leader: int,
+    live: int,
+    alpha: int,
+    beta: int,
+) -> tuple[int, int, int, int, int, tuple[int, int, int]]:
+    """What is known at a trick boundary before searching it: ``(value, alpha, beta, hint,
+    slot, key)``. A ``value`` of 0 or more ends the search there (no cards left, the last
+    trick, a bound outside the window, or the table's bounds); else the window narrowed by
+    the table, its best move and the position's row and key."""
+    none = (np.int64(0), np.int64(0), np.int64(0))
+    if live == 0:
+        return 0, alpha, beta, -1, -1, none
+    if work[leader] & (work[leader] - 1) == 0:
+        return _last_trick(work, n, picker, leader), alpha, beta, -1, -1, none
+    most = _points(live)
+    if most <= alpha:
+        return most, alpha, beta, -1, -1, none
+    if beta <= 0:
+        return 0, alpha, beta, -1, -1, none
+    key = _key(work, n, live, leader, picker)
+    slot = _slot(key)
+    if not _probe(table, slot, key, generation):
+        return -1, alpha, beta, -1, slot, key
+    packed = table[slot * _ROW + 3]
+    lower, upper = (packed >> 16) & 0xFF, (packed >> 8) & 0xFF
+    if lower >= beta or lower == upper:
+        return lower, alpha, beta, -1, slot, key
+    if upper <= alpha:
+        return upper, alpha, beta, -1, slot, key
+    return -1, max(alpha, lower), min(beta, upper), (packed & 0xFF) - 1, slot, key
+
+
 @njit  # no cache: numba's cache of a recursive function crashes on loading
 def _search(
     work: np.ndarray,
@@ -345,26 +384,11 @@ def _search(
     for other in range(n):
         live |= work[other]
     if played == 0:
-        if live == 0:
-            return 0
-        if work[leader] & (work[leader] - 1) == 0:
-            return _last_trick(work, n, picker, leader)
-        most = _points(live)
-        if most <= alpha:
-            return most
-        if beta <= 0:
-            return 0
-        key = _key(work, n, live, leader, picker)
-        slot = _slot(key)
-        if _probe(table, slot, key, generation):
-            packed = table[slot * _ROW + 3]
-            lower, upper = (packed >> 16) & 0xFF, (packed >> 8) & 0xFF
-            if lower >= beta or lower == upper:
-                return lower
-            if upper <= alpha:
-                return upper
-            alpha, beta = max(alpha, lower), min(beta, upper)
-            hint = (packed & 0xFF) - 1
+        known, alpha, beta, hint, slot, key = _boundary(
+            work, table, generation, n, picker, leader, live, alpha, beta
+        )
+        if known >= 0:
+            return known
     seat = (leader + played) % n
     at = _MOVES + depth * _WIDTH
     count = _moves(work[seat], live, led, work, at)
