@@ -41,16 +41,19 @@ import numpy as np
 
 from agents.eval.arena import mean_and_half_width, play_round
 from agents.games.boon.arena import deal_options
-from agents.games.boon.heuristic import HeuristicAgent, HeuristicParams
+from agents.games.boon.heuristic import HeuristicAgent, HeuristicParams, choose
 from agents.games.boon.search import play_out
+from agents.games.boon.view import View
 from agents.specs import make_agent
 from boon_env import boon_v0
 from boon_env.games.boon.rules import (
+    GOLD_MASK,
     PASS,
     PICK,
     PLAYER_COUNTS,
     Deal,
     GameConfig,
+    Phase,
     Round,
     card_name,
     cards_of,
@@ -65,11 +68,16 @@ __all__ = [
     "DEALER",
     "Advice",
     "Decision",
+    "DoubleDummyAdvice",
+    "GainsByGold",
     "Estimate",
     "advise",
+    "advise_double_dummy",
     "advised_seat",
     "check_position",
     "check_request",
+    "double_dummy_values",
+    "gains_by_gold",
     "parse_hand",
     "pick_and_pass_values",
     "sample_deals",
@@ -330,8 +338,30 @@ class Estimate:
         return {"mean": self.mean, "ci95": list(self.ci95)}
 
 
+class _Choices:
+    """The two choices' values and the gain of picking, shared by both kinds of advice."""
+
+    pick: Estimate
+    pass_: Estimate
+    gain: Estimate
+
+    @property
+    def recommendation(self) -> str:
+        """``"pick"`` when picking gains on average, else ``"pass"``."""
+        return "pick" if self.gain.mean > 0 else "pass"
+
+    def choices_json(self) -> dict[str, Any]:
+        """The ``pick``, ``pass``, ``gain`` and ``recommendation`` keys of the JSON object."""
+        return {
+            "pick": self.pick.to_json(),
+            "pass": self.pass_.to_json(),
+            "gain": self.gain.to_json(),
+            "recommendation": self.recommendation,
+        }
+
+
 @dataclass(frozen=True)
-class Advice:
+class Advice(_Choices):
     """What :func:`advise` measured for one hand (the ``boon advise`` output)."""
 
     players: int
@@ -343,11 +373,6 @@ class Advice:
     pass_: Estimate
     gain: Estimate  # of the paired differences pick - pass
 
-    @property
-    def recommendation(self) -> str:
-        """``"pick"`` when picking gains on average, else ``"pass"``."""
-        return "pick" if self.gain.mean > 0 else "pass"
-
     def to_json(self) -> dict[str, Any]:
         """The ``boon advise --json`` object (see ``docs/cli.md``)."""
         return {
@@ -356,10 +381,7 @@ class Advice:
             "hand": [card_name(card) for card in self.hand],
             "agent": self.agent,
             "deals": self.deals,
-            "pick": self.pick.to_json(),
-            "pass": self.pass_.to_json(),
-            "gain": self.gain.to_json(),
-            "recommendation": self.recommendation,
+            **self.choices_json(),
         }
 
     def table(self) -> str:
@@ -369,23 +391,11 @@ class Advice:
             where = "the dealer, last to decide: passing makes a Leaster"
         else:
             where = "first to decide" if k == 0 else f"{k} passed before you"
-        low, high = self.gain.ci95
-        sure = (
-            "the gain's 95% CI excludes 0"
-            if low > 0 or high < 0
-            else "too close to call: the gain's 95% CI includes 0"
-        )
-        rows = [("pick", self.pick), ("pass", self.pass_), ("gain", self.gain)]
         lines = [
             f"{n} players, position {k} ({where}), {self.agent} in every seat, "
             f"{self.deals} sampled deals",
             f"hand: {', '.join(card_name(card) for card in self.hand)}",
-            f"{'':<6}{'VC/round':>9} {'95% CI':>17}",
-            *(
-                f"{name:<6}{e.mean:>+9.3f} {f'[{e.ci95[0]:+.3f}, {e.ci95[1]:+.3f}]':>17}"
-                for name, e in rows
-            ),
-            f"advice: {self.recommendation} ({sure})",
+            *_value_lines(self.pick, self.pass_, self.gain),
         ]
         return "\n".join(lines)
 
@@ -438,3 +448,193 @@ def advise(
         pass_=Estimate.of(values[:, 1]),
         gain=Estimate.of(values[:, 0] - values[:, 1]),
     )
+
+
+# ------------------------------------------------------------------- the double-dummy advice
+@dataclass(frozen=True)
+class DoubleDummyAdvice(_Choices):
+    """What :func:`advise_double_dummy` measured for one hand (``boon advise --double-dummy``).
+
+    ``outcomes`` are the shares of the sampled deals where picking ends in each band: the
+    picker ``wins_double`` (91+ points), ``wins`` (61+, doubles included), ``loses`` (60 or
+    less) and ``loses_double`` (29 or less, within ``loses``). ``leasters`` is the share of
+    deals where passing made a Leaster (played out by the heuristic: the solver values picker
+    rounds only)."""
+
+    players: int
+    position: int
+    hand: tuple[int, ...]
+    deals: int
+    outcomes: dict[str, float]
+    leasters: float
+    pick: Estimate
+    pass_: Estimate
+    gain: Estimate
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``boon advise --double-dummy --json`` object (see ``docs/cli.md``)."""
+        return {
+            "players": self.players,
+            "position": self.position,
+            "hand": [card_name(card) for card in self.hand],
+            "method": "double-dummy",
+            "deals": self.deals,
+            "outcomes": dict(self.outcomes),
+            "leasters": self.leasters,
+            **self.choices_json(),
+        }
+
+    def table(self) -> str:
+        """The advice as text for the terminal."""
+        shares = ", ".join(
+            f"{name.replace('_', ' ')} {share:.1%}" for name, share in self.outcomes.items()
+        )
+        return "\n".join(
+            [
+                f"{self.players} players, position {self.position}, double dummy (every hand "
+                f"shown, perfect card play), {self.deals} sampled deals",
+                f"hand: {', '.join(card_name(card) for card in self.hand)}",
+                f"picking: {shares}",
+                f"passing: a Leaster in {self.leasters:.1%} of the deals (heuristic play)",
+                *_value_lines(self.pick, self.pass_, self.gain),
+            ]
+        )
+
+
+def _value_lines(pick: Estimate, pass_: Estimate, gain: Estimate) -> list[str]:
+    """The table of the two choices' values and the gain, then the advice."""
+    low, high = gain.ci95
+    sure = (
+        "the gain's 95% CI excludes 0"
+        if low > 0 or high < 0
+        else "too close to call: the gain's 95% CI includes 0"
+    )
+    rows = [("pick", pick), ("pass", pass_), ("gain", gain)]
+    return [
+        f"{'':<6}{'VC/round':>9} {'95% CI':>17}",
+        *(
+            f"{name:<6}{e.mean:>+9.3f} {f'[{e.ci95[0]:+.3f}, {e.ci95[1]:+.3f}]':>17}"
+            for name, e in rows
+        ),
+        f"advice: {'pick' if gain.mean > 0 else 'pass'} ({sure})",
+    ]
+
+
+def double_dummy_values(config: GameConfig, decision: Decision) -> tuple[int, int, int, bool]:
+    """One decision valued double dummy: the deciding seat's round value when it picks and
+    when it passes, the picker's stake when it picks, and whether passing made a Leaster.
+
+    The card play after the burial is perfect with every hand shown
+    (:func:`boon_env.games.boon.solver.solve_stake`); the decisions that are not card play
+    (the later seats' picks, the burial) are the heuristic's, and a Leaster, which the solver
+    does not value, is played out by the heuristic."""
+    from boon_env.games.boon.solver import solve_stake  # the solver extra (numba)
+
+    params = HeuristicParams()
+    n = config.num_players
+    values, stake, leaster = [], 0, False
+    for branch in BRANCHES:
+        state = Round(config, decision.deal, decision.dealer)
+        for _ in range(decision.position):
+            state.apply(PASS)
+        seat = state.current
+        state.apply(branch)
+        while state.phase is Phase.PICK or state.phase is Phase.DISCARD:
+            state.apply(choose(View.from_round(state, state.current), state.legal_mask(), params))
+        if state.leaster:
+            leaster = True
+            play_out(state, params)
+            values.append(round_value(state)[seat])
+            continue
+        each = solve_stake(state)
+        if branch == PICK:
+            stake = each
+        values.append(each * (n - 1) if state.picker == seat else -each)
+    return values[0], values[1], stake, leaster
+
+
+def advise_double_dummy(
+    hand: str | Iterable[str] | Iterable[int],
+    players: int = 4,
+    position: int = 0,
+    deals: int = 500,
+    seed: int = 0,
+) -> DoubleDummyAdvice:
+    """Estimate picking against passing for ``hand`` at ``position`` by double-dummy
+    simulation: ``deals`` samples of the hidden cards (seeded, as :func:`advise` draws them),
+    each valued both ways by :func:`double_dummy_values`.
+
+    Raises:
+        ValueError: a bad table size, hand, position or deal count, naming it.
+    """
+    config, cards = check_request(hand, players, position, "heuristic", deals)
+    seat = advised_seat(players, position)
+    sampled = sample_deals(config, cards, seat, deals, np.random.default_rng(seed))
+    rows = np.array(
+        [double_dummy_values(config, Decision(deal, DEALER, position)) for deal in sampled],
+        dtype=float,
+    )
+    stakes = rows[:, 2]
+    outcomes = {
+        "wins": float(np.mean(stakes > 0)),
+        "wins_double": float(np.mean(stakes == 2)),
+        "loses": float(np.mean(stakes < 0)),
+        "loses_double": float(np.mean(stakes == -2)),
+    }
+    return DoubleDummyAdvice(
+        players=players,
+        position=position,
+        hand=cards,
+        deals=deals,
+        outcomes=outcomes,
+        leasters=float(rows[:, 3].mean()),
+        pick=Estimate.of(rows[:, 0]),
+        pass_=Estimate.of(rows[:, 1]),
+        gain=Estimate.of(rows[:, 0] - rows[:, 1]),
+    )
+
+
+@dataclass(frozen=True)
+class GainsByGold:
+    """The gain of picking over passing by the number of gold cards in the hand, double dummy
+    and as an agent plays it out, on the same random deals (:func:`gains_by_gold`)."""
+
+    gold: int
+    deals: int
+    double_dummy: Estimate
+    agent: Estimate
+
+
+def gains_by_gold(
+    players: int = 4, position: int = 0, deals: int = 400, seed: int = 0, agent: str = "heuristic"
+) -> list[GainsByGold]:
+    """ "When to take the Boon" by double-dummy simulation beside ``agent``'s answer: on
+    ``deals`` random deals (seeded), the seat at ``position`` is valued picking and passing
+    both by :func:`double_dummy_values` and by ``agent``'s paired rollouts
+    (:func:`pick_and_pass_values`); the gains are grouped by the gold cards in its hand.
+
+    Raises:
+        ValueError: a bad table size, position, deal count or agent spec, naming it.
+    """
+    config = _check_players(players)
+    check_position(players, position)
+    if isinstance(deals, bool) or not isinstance(deals, (int, np.integer)) or deals < 1:
+        raise ValueError(f"deals must be an integer >= 1, got {deals!r}")
+    rng = np.random.default_rng(seed)
+    decisions = [Decision(Deal.random(config, rng), DEALER, position) for _ in range(deals)]
+    solved = np.array([double_dummy_values(config, d)[:2] for d in decisions], dtype=float)
+    played = pick_and_pass_values(agent, players, decisions, seed)
+    seat = advised_seat(players, position)
+    gold = np.array([(d.deal.hands[seat] & GOLD_MASK).bit_count() for d in decisions])
+    rows = []
+    for count in np.unique(gold):
+        chosen = gold == count
+        rows.append(
+            GainsByGold(
+                gold=int(count),
+                deals=int(chosen.sum()),
+                double_dummy=Estimate.of(solved[chosen, 0] - solved[chosen, 1]),
+                agent=Estimate.of(played[chosen, 0] - played[chosen, 1]),
+            )
+        )
+    return rows

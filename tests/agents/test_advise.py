@@ -17,8 +17,10 @@ from agents.studies.advise import (
     _values_on_rules,
     _values_one_by_one,
     advise,
+    advise_double_dummy,
     advised_seat,
     check_position,
+    double_dummy_values,
     parse_hand,
     pick_and_pass_values,
     sample_deals,
@@ -207,3 +209,60 @@ def test_bad_input_raises_value_error_from_python() -> None:
     with pytest.raises(ValueError, match="position must be an integer"):
         check_position(4, 1.5)  # type: ignore[arg-type]
     assert parse_hand(config, parse_cards(TOP_GOLD)) == parse_hand(config, TOP_GOLD.split(","))
+
+
+# -------------------------------------------------------------------------------- double dummy
+def test_double_dummy_pick_branch_is_the_solved_band_after_the_heuristics_burial() -> None:
+    from agents.games.boon.heuristic import choose
+    from agents.games.boon.view import View
+    from boon_env.games.boon.rules import PASS, PICK, Phase, Round
+    from boon_env.games.boon.solver import solve_stake
+
+    config = GameConfig(num_players=4)
+    for deal in sample_deals(config, parse_hand(config, TOP_GOLD), 2, 6, np.random.default_rng(0)):
+        pick_value, _pass_value, stake, _leaster = double_dummy_values(
+            config, Decision(deal, DEALER, 1)
+        )
+        state = Round(config, deal, DEALER)
+        state.apply(PASS)
+        state.apply(PICK)
+        while state.phase is Phase.DISCARD:
+            state.apply(choose(View.from_round(state, 2), state.legal_mask(), HeuristicParams()))
+        assert stake == solve_stake(state)
+        assert pick_value == 3 * stake
+
+
+def test_double_dummy_advice_shares_and_contract() -> None:
+    advice = advise_double_dummy(TOP_GOLD, players=4, position=0, deals=8, seed=1)
+    data = advice.to_json()
+    assert list(data) == [
+        "players", "position", "hand", "method", "deals", "outcomes", "leasters", "pick",
+        "pass", "gain", "recommendation",
+    ]  # fmt: skip
+    shares = data["outcomes"]
+    assert shares["wins"] + shares["loses"] == pytest.approx(1.0)
+    assert shares["wins_double"] <= shares["wins"] and shares["loses_double"] <= shares["loses"]
+    # Seven top golds win every deal double dummy.
+    assert shares["wins_double"] == 1.0 and data["recommendation"] == "pick"
+    assert advice.gain.mean == pytest.approx(advice.pick.mean - advice.pass_.mean)
+    assert advise_double_dummy(TOP_GOLD, deals=8, seed=1) == advice  # seeded
+    weak = advise_double_dummy(LOW_PLAIN, players=4, position=0, deals=8, seed=1)
+    assert weak.outcomes["loses"] == 1.0 and weak.recommendation == "pass"
+    assert "double dummy" in weak.table()
+
+
+def test_double_dummy_advice_from_the_command_line() -> None:
+    result = run_boon(
+        "advise", "--players", "5", "--position", "4", "--hand",
+        "gold 14, gold 13, gold 12, gold 11, red 6, blue 6", "--double-dummy", "--deals", "4",
+        "--json",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["method"] == "double-dummy" and data["deals"] == 4 and data["players"] == 5
+    refused = run_boon("advise", "--double-dummy", "--hand", TOP_GOLD, "--position", "0",
+                       "--agent", "ppo")  # fmt: skip
+    assert refused.returncode == 2
+    assert refused.stderr.strip() == (
+        "boon advise: error: --agent plays the hands out; --double-dummy solves them instead"
+    )

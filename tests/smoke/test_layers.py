@@ -90,6 +90,7 @@ LAYERS: dict[str, int] = {
     "boon_env.games.*.encoding": 2,
     "boon_env.games.*.config": 2,
     "boon_env.games.*.render": 2,
+    "boon_env.games.*.solver": 2,
     "boon_env.core.wrappers": 3,
     "boon_env.core.env": 3,
     "boon_env.games.*.vector": 3,

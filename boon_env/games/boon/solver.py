@@ -1,0 +1,629 @@
+"""Double-dummy solver for Boon's card play: the exact value of a round with every hand shown.
+
+Once the pick and the discards are made, a Boon round is a two-sided game of perfect
+information when every hand is known: the picker alone against one defending team, 120 points
+to share. :func:`solve` returns the card points the picker's side ends the round with (tricks
+taken plus buried cards, 0-120) when both sides play perfectly from any round in its play
+phase, at 3, 4 and 5 players; :func:`solve_stake` the exact band outcome (what each defender
+pays the picker, :func:`boon_env.games.boon.rules.picker_stake`) by zero-window searches, which
+prove a bound and are much cheaper than the exact points; :func:`solve_value` that outcome as
+the round's value per seat (:func:`boon_env.games.boon.rules.round_value`). Leasters are not a
+two-sided game (every player plays for itself) and are refused.
+
+====================  =====================================================================
+search                alpha-beta, fail-soft, over single card plays
+move ordering         the transposition table's best lead first; then winning cheaply, giving
+                      points to a partner who wins, throwing the least points when losing
+transposition table   at every trick boundary, keyed by the hands, the leader and the picker
+                      (a stored bound holds whatever the search window); within a run of
+                      cards of one suit worth the same (gold 11-14, ...) only how many are
+                      left and who holds them is in the key, not which
+exact points          bisection over zero-window searches, the table kept between them
+equivalent cards      cards of one hand, one suit, adjacent among the cards still in play and
+                      worth the same points are one move
+compiled with         numba (the ``solver`` extra: ``pip install boon-env[solver]``)
+====================  =====================================================================
+
+Searching many sampled worlds (perfect-information Monte Carlo) is a loop over
+:func:`solve` or :func:`move_values`; the transposition table is reset for each call, so one
+world's bounds never leak into another's. The compiled core re-states two rules for speed
+(which cards may follow, which card wins a trick) from the rules package's own card tables;
+``tests/rules/test_solver.py`` checks them against :func:`~boon_env.games.boon.rules.trick_winner`
+and :meth:`~boon_env.games.boon.rules.Round.legal_mask` on many positions.
+
+>>> from boon_env.games.boon.rules import Deal, GameConfig, PASS, PICK, Round
+>>> import numpy as np
+>>> config = GameConfig(num_players=4)
+>>> state = Round(config, Deal.random(config, np.random.default_rng(0)))
+>>> state.apply(PICK)
+>>> for card in sorted(state.legal_actions())[:4]:
+...     state.apply(card)
+>>> 0 <= solve(state) <= 120
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+try:
+    from numba import njit
+except ImportError as error:  # pragma: no cover - the extra is installed in the tests
+    raise ImportError(
+        "boon_env.games.boon.solver needs numba, which the 'solver' extra installs: "
+        "pip install 'boon-env[solver]'"
+    ) from error
+
+from boon_env.games.boon.rules import (
+    GOLD_MASK,
+    NUM_CARDS,
+    POINTS,
+    SUIT_MASK,
+    SUIT_OF,
+    TOTAL_POINTS,
+    Phase,
+    Round,
+    picker_stake,
+    points_of,
+)
+
+__all__ = [
+    "move_values",
+    "nodes_searched",
+    "reaches",
+    "solve",
+    "solve_many",
+    "solve_stake",
+    "solve_value",
+]
+
+# ------------------------------------------------------------------------- the card tables
+# From the rules package, so the compiled core knows no card fact of its own.
+_POINTS = np.array(POINTS, dtype=np.int64)
+_SUIT_MASK_OF = np.array([SUIT_MASK[SUIT_OF[card]] for card in range(NUM_CARDS)], dtype=np.int64)
+_GOLD = np.int64(GOLD_MASK)
+# The lowest picker points of each band above the lowest (30, 61, 91), ascending.
+_BAND_FLOORS = tuple(
+    points
+    for points in range(1, TOTAL_POINTS + 1)
+    if picker_stake(points) != picker_stake(points - 1)
+)
+
+_TABLE_BITS = 21  # transposition table of 2^21 rows of 4 words (64 MB)
+_MAX_SEATS = 5
+_MAX_DEPTH = 48  # card plays from any root: at most 3 x 9 + 1 trick in progress
+_ROW = 4  # words of a table row
+# The work array: the hands (seats 0-4, unused seats empty), a node counter, then per search
+# depth a row of moves and, _SCORES words further, their ordering scores.
+_STATS = 5
+_WIDTH = 16  # more than the 14 gold cards a hand can hold
+_MOVES = 8
+_SCORES = _MAX_DEPTH * _WIDTH
+_WORK = _MOVES + 2 * _MAX_DEPTH * _WIDTH
+
+
+# --------------------------------------------------------------------- the restated rules
+@njit(cache=True, inline="always")
+def _legal(hand: int, led_card: int) -> int:
+    """The cards of ``hand`` that may be played on a trick led by ``led_card`` (-1: leading).
+    RULES.md: follow the led suit if you can (gold is a suit like the others), else anything."""
+    if led_card < 0:
+        return hand
+    follow = hand & _SUIT_MASK_OF[led_card]
+    return follow if follow else hand
+
+
+@njit(cache=True, inline="always")
+def _beats(card: int, winning: int) -> bool:
+    """Whether ``card`` takes the trick from ``winning``, the card winning it so far (which is
+    gold or of the led suit). RULES.md: the highest gold wins, else the highest of the led
+    suit; ids rank the cards within a suit."""
+    card_gold = (_GOLD >> card) & 1
+    winning_gold = (_GOLD >> winning) & 1
+    if card_gold and not winning_gold:
+        return True
+    return _SUIT_MASK_OF[card] == _SUIT_MASK_OF[winning] and card > winning
+
+
+@njit(cache=True)
+def _trick_winner(cards: np.ndarray) -> int:
+    """The position in play order of the card that wins ``cards`` (the tests compare it with
+    the rules package's ``trick_winner``)."""
+    best = 0
+    for position in range(1, len(cards)):
+        if _beats(cards[position], cards[best]):
+            best = position
+    return best
+
+
+@njit(cache=True)
+def _points(mask: int) -> int:
+    total = 0
+    while mask:
+        low = mask & -mask
+        total += _POINTS[_bit_index(low)]
+        mask ^= low
+    return total
+
+
+# De Bruijn multiplication finds the index of a 32-bit mask's only set bit in three steps.
+_DE_BRUIJN = 0x077CB531
+_DE_BRUIJN_INDEX = np.zeros(32, dtype=np.int64)
+for _bit in range(32):
+    _DE_BRUIJN_INDEX[((_DE_BRUIJN << _bit) & 0xFFFFFFFF) >> 27] = _bit
+
+
+@njit(cache=True, inline="always")
+def _bit_index(bit: int) -> int:
+    return _DE_BRUIJN_INDEX[((bit * _DE_BRUIJN) & 0xFFFFFFFF) >> 27]
+
+
+# --------------------------------------------------------------------------- the search
+@njit(cache=True)
+def _moves(hand: int, live: int, led_card: int, work: np.ndarray, at: int) -> int:
+    """Write one card per class of equivalent legal cards into ``work[at:]``; return their
+    number.
+
+    A card is dropped when the next card above it in its suit among ``live`` (every card in a
+    hand or in the trick) is in the same hand and worth the same: the two win and lose the
+    same tricks and score the same, so only one needs searching."""
+    legal = _legal(hand, led_card)
+    count = 0
+    rest = legal
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        card = _bit_index(low)
+        above = live & _SUIT_MASK_OF[card] & ~((low << 1) - 1)
+        if above:
+            next_card = _bit_index(above & -above)
+            if (hand >> next_card) & 1 and _POINTS[next_card] == _POINTS[card]:
+                continue
+        work[at + count] = card
+        count += 1
+    return count
+
+
+@njit(cache=True)
+def _order(
+    work: np.ndarray,
+    at: int,
+    count: int,
+    live: int,
+    lead: bool,
+    partner_wins: bool,
+    winning: int,
+    hint: int,
+) -> None:
+    """Sort the moves ``work[at:at + count]`` best-first by cheap guesses (``hint``: the
+    table's best move); their scores go to ``work[at + _SCORES:]``."""
+    scores = at + _SCORES
+    for k in range(count):
+        card = work[at + k]
+        points = _POINTS[card]
+        if card == hint:
+            score = 1000
+        elif lead:
+            above = live & _SUIT_MASK_OF[card] & ~((np.int64(2) << card) - 1)
+            # A card no live card of its suit beats wins unless trumped: cash it; else lead low.
+            score = 200 + points if above == 0 else 100 - points
+        elif partner_wins:
+            score = 100 + points - (20 if (_GOLD >> card) & 1 else 0)
+        elif _beats(card, winning):
+            score = 200 + points - card
+        else:
+            score = 100 - points
+        work[scores + k] = score
+    for k in range(1, count):  # insertion sort: at most 14 moves
+        card, score = work[at + k], work[scores + k]
+        j = k - 1
+        while j >= 0 and work[scores + j] < score:
+            work[at + j + 1], work[scores + j + 1] = work[at + j], work[scores + j]
+            j -= 1
+        work[at + j + 1], work[scores + j + 1] = card, score
+
+
+def _equal_point_runs() -> np.ndarray:
+    """``(mask, first id)`` of each run of two or more cards of one suit, adjacent in rank
+    and worth the same points (e.g. gold 11-14): within a run only how many cards are left
+    and who holds them matters, not which."""
+    runs = []
+    for suit_mask in SUIT_MASK:
+        cards = [card for card in range(NUM_CARDS) if suit_mask >> card & 1]
+        start = 0
+        for end in range(1, len(cards) + 1):
+            if end == len(cards) or POINTS[cards[end]] != POINTS[cards[start]]:
+                if end - start > 1:
+                    runs.append((sum(1 << c for c in cards[start:end]), cards[start]))
+                start = end
+    return np.array(runs, dtype=np.int64)
+
+
+_RUNS = _equal_point_runs()
+
+
+_IN_RUNS = np.int64(sum(int(run) for run, _first in _RUNS))
+
+
+@njit(cache=True, inline="always")
+def _canonical(hand: int, remaining: int) -> int:
+    """``hand`` with the cards of each equal-point run renamed to the run's lowest ids, in
+    order, counting only the ``remaining`` cards (so played cards of a run leave no gap)."""
+    renamed = hand & ~_IN_RUNS
+    for r in range(_RUNS.shape[0]):
+        rest = _RUNS[r, 0] & remaining
+        target = _RUNS[r, 1]
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            if hand & low:
+                renamed |= np.int64(1) << target
+            target += 1
+    return renamed
+
+
+@njit(cache=True)
+def _key(
+    hands: np.ndarray, n: int, remaining: int, leader: int, picker: int
+) -> tuple[int, int, int]:
+    """The transposition table's key of a trick boundary: the hands renamed by
+    :func:`_canonical`, the leader and the picker. Positions with one key have one value."""
+    first = _canonical(hands[0], remaining) | _canonical(hands[1], remaining) << 32
+    second = _canonical(hands[2], remaining)
+    third = np.int64(leader) << 32 | np.int64(picker) << 36
+    if n > 3:
+        second |= _canonical(hands[3], remaining) << 32
+    if n > 4:
+        third |= _canonical(hands[4], remaining)
+    return first, second, third
+
+
+@njit(cache=True)
+def _slot(key: tuple[int, int, int]) -> int:
+    mixed = key[0] * np.int64(-7046029254386353131) ^ key[1] * np.int64(-4658895280553007687)
+    mixed ^= key[2] * np.int64(0x27D4EB2F165667C5)
+    return (mixed >> 20) & ((1 << _TABLE_BITS) - 1)
+
+
+@njit(cache=True)
+def _probe(table: np.ndarray, slot: int, key: tuple[int, int, int], generation: int) -> bool:
+    """Whether ``table``'s row ``slot`` holds bounds of the position ``key`` (this search's)."""
+    row = slot * _ROW
+    return (
+        table[row + 3] >> 24 == generation
+        and table[row] == key[0]
+        and table[row + 1] == key[1]
+        and table[row + 2] == key[2]
+    )
+
+
+@njit(cache=True)
+def _last_trick(work: np.ndarray, n: int, picker: int, leader: int) -> int:
+    """The picker's points from the last trick, every hand holding one card (forced)."""
+    led = _bit_index(work[leader])
+    winning, winner, points = led, leader, 0
+    for seat in range(n):
+        card = _bit_index(work[seat])
+        points += _POINTS[card]
+        if _beats(card, winning):
+            winning, winner = card, seat
+    return points if winner == picker else 0
+
+
+@njit(cache=True)
+def _boundary(
+    work: np.ndarray,
+    table: np.ndarray,
+    generation: int,
+    n: int,
+    picker: int,
+    leader: int,
+    live: int,
+    alpha: int,
+    beta: int,
+) -> tuple[int, int, int, int, int, tuple[int, int, int]]:
+    """What is known at a trick boundary before searching it: ``(value, alpha, beta, hint,
+    slot, key)``. A ``value`` of 0 or more ends the search there (no cards left, the last
+    trick, a bound outside the window, or the table's bounds); else the window narrowed by
+    the table, its best move and the position's row and key."""
+    none = (np.int64(0), np.int64(0), np.int64(0))
+    if live == 0:
+        return 0, alpha, beta, -1, -1, none
+    if work[leader] & (work[leader] - 1) == 0:
+        return _last_trick(work, n, picker, leader), alpha, beta, -1, -1, none
+    most = _points(live)
+    if most <= alpha:
+        return most, alpha, beta, -1, -1, none
+    if beta <= 0:
+        return 0, alpha, beta, -1, -1, none
+    key = _key(work, n, live, leader, picker)
+    slot = _slot(key)
+    if not _probe(table, slot, key, generation):
+        return -1, alpha, beta, -1, slot, key
+    packed = table[slot * _ROW + 3]
+    lower, upper = (packed >> 16) & 0xFF, (packed >> 8) & 0xFF
+    if lower >= beta or lower == upper:
+        return lower, alpha, beta, -1, slot, key
+    if upper <= alpha:
+        return upper, alpha, beta, -1, slot, key
+    return -1, max(alpha, lower), min(beta, upper), (packed & 0xFF) - 1, slot, key
+
+
+@njit  # no cache: numba's cache of a recursive function crashes on loading
+def _search(
+    work: np.ndarray,
+    table: np.ndarray,
+    generation: int,
+    n: int,
+    picker: int,
+    leader: int,
+    trick: int,
+    played: int,
+    led: int,
+    winning: int,
+    winner: int,
+    trick_points: int,
+    alpha: int,
+    beta: int,
+    depth: int,
+) -> int:
+    """The picker's points from the cards still to play (the trick in progress included),
+    fail-soft within ``(alpha, beta)``. ``work[:n]`` are the hands; the trick in progress is
+    ``trick`` (a mask of its ``played`` cards), ``led`` its first card, ``winning`` the card
+    winning it and ``winner`` that card's seat.
+
+    ``table`` rows (:data:`_ROW` words): the three key words, then the generation, lower bound,
+    upper bound and best move (+1) packed in one."""
+    work[_STATS] += 1
+    hint = -1
+    slot = -1
+    key = (np.int64(0), np.int64(0), np.int64(0))
+    live = trick
+    for other in range(n):
+        live |= work[other]
+    if played == 0:
+        known, alpha, beta, hint, slot, key = _boundary(
+            work, table, generation, n, picker, leader, live, alpha, beta
+        )
+        if known >= 0:
+            return known
+    seat = (leader + played) % n
+    at = _MOVES + depth * _WIDTH
+    count = _moves(work[seat], live, led, work, at)
+    maximizing = seat == picker
+    partner_wins = played > 0 and ((winner == picker) == maximizing)
+    _order(work, at, count, live, played == 0, partner_wins, winning, hint)
+    best = -1 if maximizing else TOTAL_POINTS + 1
+    best_move = -1
+    low, high = alpha, beta
+    for k in range(count):
+        card = work[at + k]
+        bit = np.int64(1) << card
+        work[seat] ^= bit
+        takes = played == 0 or _beats(card, winning)
+        new_winning, new_winner = (card, seat) if takes else (winning, winner)
+        points = trick_points + _POINTS[card]
+        if played + 1 == n:
+            gain = points if new_winner == picker else 0
+            value = gain + _search(
+                work, table, generation, n, picker, new_winner, 0, 0, -1, -1, -1, 0,
+                low - gain, high - gain, depth + 1,
+            )  # fmt: skip
+        else:
+            value = _search(
+                work, table, generation, n, picker, leader, trick | bit, played + 1,
+                card if played == 0 else led, new_winning, new_winner, points, low, high,
+                depth + 1,
+            )  # fmt: skip
+        work[seat] ^= bit
+        if maximizing and value > best:
+            best, best_move, low = value, card, max(low, value)
+        elif not maximizing and value < best:
+            best, best_move, high = value, card, min(high, value)
+        if low >= high:
+            break
+    if played == 0:
+        _store(table, slot, key, generation, best, alpha, beta, best_move)
+    return best
+
+
+@njit(cache=True)
+def _store(
+    table: np.ndarray,
+    slot: int,
+    key: tuple[int, int, int],
+    generation: int,
+    value: int,
+    alpha: int,
+    beta: int,
+    best_move: int,
+) -> None:
+    """Keep what a search of ``(alpha, beta)`` returning ``value`` proved of position ``key``:
+    an upper bound (it failed low), a lower bound (high), or the exact value."""
+    row = slot * _ROW
+    same = _probe(table, slot, key, generation)
+    lower = (table[row + 3] >> 16) & 0xFF if same else 0
+    upper = (table[row + 3] >> 8) & 0xFF if same else TOTAL_POINTS
+    if value <= alpha:
+        upper = min(upper, value)
+    elif value >= beta:
+        lower = max(lower, value)
+    else:
+        lower = upper = value
+    table[row], table[row + 1], table[row + 2] = key
+    table[row + 3] = generation << 24 | lower << 16 | upper << 8 | (best_move + 1)
+
+
+# ------------------------------------------------------------------------------ the API
+class _Workspace:
+    """The transposition table and the work array, allocated once per process on first use.
+    A new search takes a new generation: rows of older ones read as empty."""
+
+    table = np.zeros(0, dtype=np.int64)
+    work = np.zeros(_WORK, dtype=np.int64)
+    generation = 0
+
+    @classmethod
+    def begin(cls, fresh: bool) -> int:
+        if not len(cls.table):
+            cls.table = np.zeros(_ROW << _TABLE_BITS, dtype=np.int64)
+        cls.generation += fresh
+        return cls.generation
+
+
+def nodes_searched() -> int:
+    """Positions the solver has visited in this process (for benchmarks)."""
+    return int(_Workspace.work[_STATS])
+
+
+def _checked(state: Round) -> None:
+    if not isinstance(state, Round):
+        raise TypeError(f"solve needs a Boon Round, got {type(state).__name__}")
+    if state.leaster:
+        raise ValueError("a Leaster is no two-sided game: the solver values picker rounds only")
+    if state.phase is not Phase.PLAY and state.phase is not Phase.DONE:
+        raise ValueError(
+            f"the solver needs a round in its play phase (after the discards), got phase "
+            f"{state.phase.name}"
+        )
+
+
+def _known(state: Round) -> int:
+    """The picker's points already decided: its tricks and its buried cards."""
+    if state.phase is Phase.DONE:
+        return state.points[state.picker]  # the discards are counted at the end of the round
+    return state.points[state.picker] + points_of(state.discards)
+
+
+def _future(state: Round, alpha: int, beta: int, fresh: bool = True) -> int:
+    """The picker's points still to come, fail-soft within ``(alpha, beta)`` (``fresh``: a new
+    search, which does not trust the table's bounds from earlier ones)."""
+    if state.phase is Phase.DONE:
+        return 0
+    generation = _Workspace.begin(fresh)
+    work = _Workspace.work
+    n = state.config.num_players
+    work[:_MAX_SEATS] = 0
+    work[:n] = state.hands
+    trick = state.trick
+    winning, winner, mask = -1, -1, 0
+    if trick:
+        position = _trick_winner(np.array(trick, dtype=np.int64))
+        winning = trick[position]
+        winner = (state.leader + position) % n
+        for card in trick:
+            mask |= 1 << card
+    led = trick[0] if trick else -1
+    points = sum(POINTS[card] for card in trick)
+    table = _Workspace.table
+    picker, leader = state.picker, state.leader
+    value = _search(
+        work, table, generation, n, picker, leader, mask, len(trick), led, winning, winner,
+        points, alpha, beta, 0,
+    )  # fmt: skip
+    return int(value)
+
+
+def _exact_future(state: Round) -> int:
+    """The picker's points still to come, exactly, by bisection over zero-window searches:
+    each proves a bound (fail-soft, often beyond the one asked) and halves ``[lower, upper]``
+    until they meet; the bounds the table keeps from one search speed up the next."""
+    lower, upper = 0, TOTAL_POINTS
+    fresh = True
+    while lower < upper:
+        beta = (lower + upper + 1) // 2
+        value = _future(state, beta - 1, beta, fresh)
+        fresh = False
+        if value >= beta:
+            lower = value
+        else:
+            upper = value
+    return lower
+
+
+def solve(state: Round) -> int:
+    """The card points (0-120: tricks taken plus buried cards) the picker ends ``state``'s
+    round with when both sides play perfectly from here, every hand known.
+
+    Raises:
+        ValueError: ``state`` is a Leaster or not yet in its play phase (still picking or
+            burying); a finished round returns its picker's points.
+    """
+    _checked(state)
+    return _known(state) + _exact_future(state)
+
+
+def reaches(state: Round, points: int) -> bool:
+    """Whether the picker's side ends with at least ``points`` under perfect play (one
+    zero-window search: much cheaper than :func:`solve`).
+
+    Raises:
+        ValueError: as :func:`solve`.
+    """
+    _checked(state)
+    needed = int(points) - _known(state)
+    if needed <= 0:
+        return True
+    return _future(state, needed - 1, needed) >= needed
+
+
+def solve_stake(state: Round) -> int:
+    """The exact band outcome under perfect play: Victory Cards each defender pays the picker
+    (-2, -1, 1 or 2; negative: the picker pays each), from two zero-window searches.
+
+    Raises:
+        ValueError: as :func:`solve`.
+    """
+    _checked(state)
+    lowest, middle, highest = _BAND_FLOORS  # 30, 61, 91
+    if reaches(state, middle):
+        return picker_stake(highest if reaches(state, highest) else middle)
+    return picker_stake(middle - 1 if reaches(state, lowest) else lowest - 1)
+
+
+def solve_value(state: Round) -> tuple[int, ...]:
+    """The round's value per seat (as :func:`~boon_env.games.boon.rules.round_value`) under
+    perfect play from ``state``: the picker wins ``(n - 1) * stake``, each defender loses the
+    stake.
+
+    Raises:
+        ValueError: as :func:`solve`.
+    """
+    stake = solve_stake(state)
+    n = state.config.num_players
+    return tuple(stake * (n - 1) if seat == state.picker else -stake for seat in range(n))
+
+
+def move_values(state: Round) -> dict[int, int]:
+    """The picker's final points under perfect play after each legal card of the seat to act
+    (one :func:`solve` per card): what a search over sampled worlds averages per move.
+
+    Raises:
+        ValueError: as :func:`solve`, or the round is over.
+    """
+    _checked(state)
+    if state.phase is Phase.DONE:
+        raise ValueError("the round is over: no card is left to play")
+    values = {}
+    for card in state.legal_actions():
+        after = state.clone()
+        after.apply(card)
+        values[card] = solve(after)
+    return values
+
+
+def solve_many(states: Sequence[Round]) -> np.ndarray:
+    """:func:`solve` of each round, as an int array (e.g. a batch of sampled worlds).
+
+    Raises:
+        ValueError: as :func:`solve`, naming the first bad round's index.
+    """
+    values = np.empty(len(states), dtype=np.int64)
+    for index, state in enumerate(states):
+        try:
+            values[index] = solve(state)
+        except ValueError as error:
+            raise ValueError(f"round {index}: {error}") from None
+    return values

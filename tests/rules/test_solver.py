@@ -1,0 +1,210 @@
+"""The double-dummy solver: exact against brute-force minimax, its restated rules identical to
+the rules package's, its band searches agreeing with its points, and its refusals."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from boon_env.games.boon import solver
+from boon_env.games.boon.rules import (
+    PASS,
+    PICK,
+    Deal,
+    GameConfig,
+    Phase,
+    Round,
+    picker_stake,
+    round_value,
+    trick_winner,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+POSITIONS_PER_TABLE = 1000
+
+
+def picked_round(n: int, rng: np.random.Generator) -> Round:
+    """A round of ``n`` players in its play phase: a random seat picks, buries random cards."""
+    config = GameConfig(num_players=n)
+    state = Round(config, Deal.random(config, rng), dealer=int(rng.integers(n)))
+    for _ in range(int(rng.integers(n))):
+        state.apply(PASS)
+    state.apply(PICK)
+    for card in rng.choice(state.legal_actions(), config.boon_size, replace=False):
+        state.apply(int(card))
+    return state
+
+
+def play_randomly(state: Round, cards_left: int, rng: np.random.Generator) -> Round:
+    """``state`` after random legal cards until ``cards_left`` cards remain in the hands."""
+    while sum(hand.bit_count() for hand in state.hands) > cards_left:
+        state.apply(int(rng.choice(state.legal_actions())))
+    return state
+
+
+def endgame(n: int, rng: np.random.Generator) -> Round:
+    """A position with 1 to 4 tricks left, often in the middle of a trick."""
+    tricks_left = int(rng.integers(1, 5))
+    return play_randomly(picked_round(n, rng), n * tricks_left - int(rng.integers(n)), rng)
+
+
+def minimax(state: Round, memo: dict | None = None) -> int:
+    """The picker's final points under perfect play, by exhaustive minimax over the rules
+    engine (no pruning; memoized on the position, so each position is expanded once)."""
+    if state.phase is Phase.DONE:
+        return state.points[state.picker]
+    memo = {} if memo is None else memo
+    key = (tuple(state.hands), tuple(state.trick), state.leader, state.points[state.picker])
+    if key not in memo:
+        values = []
+        for card in state.legal_actions():
+            after = state.clone()
+            after.apply(card)
+            values.append(minimax(after, memo))
+        memo[key] = max(values) if state.current == state.picker else min(values)
+    return memo[key]
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_solve_equals_brute_force_minimax_on_endgames(n: int) -> None:
+    rng = np.random.default_rng([2026, n])
+    for index in range(POSITIONS_PER_TABLE):
+        state = endgame(n, rng)
+        assert solver.solve(state) == minimax(state), f"position {index}: {state!r}"
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_the_band_searches_agree_with_the_points(n: int) -> None:
+    rng = np.random.default_rng([7, n])
+    for _ in range(12):
+        state = play_randomly(picked_round(n, rng), n * int(rng.integers(3, 6)), rng)
+        points = solver.solve(state)
+        assert solver.solve_stake(state) == picker_stake(points)
+        for threshold in (0, 29, 30, 31, 60, 61, 62, 90, 91, 92, 120, points, points + 1):
+            assert solver.reaches(state, threshold) == (points >= threshold)
+        value = solver.solve_value(state)
+        stake = picker_stake(points)
+        assert value[state.picker] == stake * (n - 1)
+        assert sum(value) == 0
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_move_values_are_the_children_of_solve(n: int) -> None:
+    rng = np.random.default_rng([11, n])
+    for _ in range(10):
+        state = play_randomly(picked_round(n, rng), n * 3 - int(rng.integers(n)), rng)
+        values = solver.move_values(state)
+        assert sorted(values) == state.legal_actions()
+        pick = max if state.current == state.picker else min
+        assert pick(values.values()) == solver.solve(state)
+
+
+@settings(max_examples=25, deadline=None)
+@given(n=st.sampled_from([3, 4, 5]), seed=st.integers(0, 2**32 - 1))
+def test_playing_the_solved_moves_reaches_the_solved_points(n: int, seed: int) -> None:
+    """Following the best move of each side's values ends the round on the solved points."""
+    rng = np.random.default_rng(seed)
+    state = play_randomly(picked_round(n, rng), n * 4, rng)
+    expected = solver.solve(state)
+    while state.phase is not Phase.DONE:
+        values = solver.move_values(state)
+        pick = max if state.current == state.picker else min
+        state.apply(pick(values, key=values.__getitem__))
+        assert solver.solve(state) == expected
+    assert state.points[state.picker] == expected
+    assert solver.solve_value(state) == round_value(state)
+
+
+def test_a_full_deal_solves_within_its_bounds() -> None:
+    rng = np.random.default_rng(3)
+    for n in (3, 4, 5):
+        state = picked_round(n, rng)
+        points = solver.solve(state)
+        assert 0 <= points <= 120
+        assert solver.solve_stake(state) == picker_stake(points)
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_the_compiled_rules_are_the_rules_packages(n: int) -> None:
+    """The compiled core re-states which cards may follow and which card wins a trick: it
+    must agree with Round.legal_mask and trick_winner on many positions."""
+    rng = np.random.default_rng([5, n])
+    checked = 0
+    for _ in range(300):
+        state = picked_round(n, rng)
+        while state.phase is not Phase.DONE:
+            led = state.trick[0] if state.trick else -1
+            assert solver._legal(state.hands[state.current], led) == state.legal_mask()
+            if state.trick:
+                cards = np.array(state.trick, dtype=np.int64)
+                assert solver._trick_winner(cards) == trick_winner(state.trick)
+                checked += 1
+            state.apply(int(rng.choice(state.legal_actions())))
+    assert checked > 1000
+
+
+def test_every_pair_of_cards_compares_as_the_rules_say() -> None:
+    for led in range(32):
+        for other in range(32):
+            if other != led:
+                cards = np.array([led, other], dtype=np.int64)
+                assert solver._trick_winner(cards) == trick_winner([led, other])
+
+
+def test_a_finished_round_is_its_picker_points() -> None:
+    rng = np.random.default_rng(9)
+    state = play_randomly(picked_round(4, rng), 0, rng)
+    assert state.phase is Phase.DONE
+    assert solver.solve(state) == state.points[state.picker]
+    assert solver.solve_value(state) == round_value(state)
+
+
+def test_it_refuses_rounds_it_cannot_solve() -> None:
+    config = GameConfig(num_players=4)
+    state = Round(config, Deal.random(config, np.random.default_rng(0)))
+    with pytest.raises(ValueError, match=r"play phase.*PICK"):
+        solver.solve(state)
+    state.apply(PICK)
+    with pytest.raises(ValueError, match=r"play phase.*DISCARD"):
+        solver.solve_stake(state)
+    leaster = Round(config, Deal.random(config, np.random.default_rng(0)))
+    for _ in range(4):
+        leaster.apply(PASS)
+    with pytest.raises(ValueError, match="Leaster"):
+        solver.solve(leaster)
+    with pytest.raises(TypeError, match="Round"):
+        solver.solve("not a round")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"round 1: .*Leaster"):
+        solver.solve_many([endgame(4, np.random.default_rng(1)), leaster])
+
+
+def test_solve_many_is_solve_of_each() -> None:
+    rng = np.random.default_rng(4)
+    states = [endgame(4, rng) for _ in range(20)]
+    assert solver.solve_many(states).tolist() == [solver.solve(s) for s in states]
+
+
+def test_without_numba_the_import_names_the_extra() -> None:
+    code = (
+        "import sys\nsys.modules['numba'] = None\n"
+        "import boon_env, boon_env.games.boon.rules, boon_env.boon_v0\n"
+        "try:\n    import boon_env.games.boon.solver\n"
+        "except ImportError as error:\n    print(error)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120
+    )
+    assert out.returncode == 0, out.stderr
+    assert "pip install 'boon-env[solver]'" in out.stdout
+
+
+def test_the_module_example_runs() -> None:
+    import doctest
+
+    assert doctest.testmod(solver).failed == 0
