@@ -19,37 +19,7 @@ The package itself imports only the standard library, so that a game's rules imp
 alone; PettingZoo is imported by the environments.
 """  # noqa: E501 - a table row per game reads better than wrapped rows
 
-from boon_env.core import aliases
 from boon_env.games import ENVS
-
-# The import paths of the modules before each game had its package keep working.
-aliases.install(
-    {
-        "boon_env.rules": "boon_env.games.boon.rules",
-        "boon_env.rules.cards": "boon_env.games.boon.rules.cards",
-        "boon_env.rules.config": "boon_env.games.boon.rules.config",
-        "boon_env.rules.game": "boon_env.games.boon.rules.game",
-        "boon_env.rules.round": "boon_env.games.boon.rules.round",
-        "boon_env.rules.scoring": "boon_env.games.boon.rules.scoring",
-        "boon_env.encoding": "boon_env.games.boon.encoding",
-        "boon_env.config": "boon_env.games.boon.config",
-        "boon_env.render": "boon_env.games.boon.render",
-        "boon_env.vector": "boon_env.games.boon.vector",
-        "boon_env.wrappers": "boon_env.core.wrappers",
-        "boon_env.bon": "boon_env.games.bon.rules",
-        "boon_env.bon.cards": "boon_env.games.bon.rules.cards",
-        "boon_env.bon.rules": "boon_env.games.bon.rules.tricks",
-        "boon_env.bon.game": "boon_env.games.bon.rules.round",
-        "boon_env.bon.config": "boon_env.games.bon.config",
-        "boon_env.bon.encoding": "boon_env.games.bon.encoding",
-        "boon_env.bon.render": "boon_env.games.bon.render",
-        "boon_env.boyn": "boon_env.games.boyn",
-        "boon_env.boyn.cards": "boon_env.games.boyn.rules.cards",
-        "boon_env.boyn.rules": "boon_env.games.boyn.rules",
-        "boon_env.boyn.encoding": "boon_env.games.boyn.encoding",
-        "boon_env.boyn.render": "boon_env.games.boyn.render",
-    }
-)
 
 
 def _register_environments() -> None:

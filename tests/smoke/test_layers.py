@@ -182,7 +182,6 @@ def test_every_games_rules_import_with_numpy_alone() -> None:
         "for spec in ENVS.values():\n"
         "    for part in ('rules', 'encoding', 'config', 'vector'):\n"
         "        spec.module(part)\n"
-        "import boon_env.rules, boon_env.bon, boon_env.boyn.rules  # the old paths too\n"
         "print(sorted(ENVS), 'pettingzoo' in sys.modules)"
     )
     assert out == "['bon', 'boon', 'boyn'] False"
