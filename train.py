@@ -9,8 +9,8 @@ snapshots of the policy, the heuristic and random play, or any frozen player a s
 
 ``--game bon`` and ``--game boyn`` train the same way on those games' batch engines
 (:mod:`agents.training.selfplay`); the reward is the round's value in the arena's unit (B.O.N
-points; BOYN margin, scaled). Each game has its own defaults (``python train.py --game boyn
---help`` shows them).
+points; BOYN margin, scaled). Each game has its own defaults, and some flags of its own
+(``python train.py --game boyn --help`` shows them, each game's under its name).
 
     python train.py                       # the default 4-player run (a few minutes), then arena
     python train.py --game bon            # a B.O.N player
@@ -25,7 +25,6 @@ accepted: ``ppo:runs/<run>/model.npz``. See ``docs/training.md``.
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 
@@ -34,29 +33,16 @@ import sys
 # 25x slower rollouts under load).
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-import tyro
-
 from agents.games import game_names
 from agents.players.policy import ModelFileError
-from agents.training.trainer import Args, check_args, game_defaults, train
+from agents.training.trainer import Args, check_args, game_defaults, parse_args, train
 
 __all__ = ["Args", "check_args", "game_defaults", "game_names", "parse_args", "train"]
 
 
-def parse_args(argv: list[str]) -> Args:
-    """The arguments of the command line ``argv``: ``--game`` first chooses the defaults,
-    then every flag given overrides them."""
-    pre = argparse.ArgumentParser(add_help=False)
-    pre.add_argument("--game", choices=game_names(), default=game_names()[0])
-    known, _ = pre.parse_known_args(argv)
-    return tyro.cli(
-        Args, args=argv, default=game_defaults(known.game), description=__doc__.split("\n\n")[0]
-    )
-
-
 if __name__ == "__main__":
-    cli_args = parse_args(sys.argv[1:])
     try:
+        cli_args = parse_args(sys.argv[1:], description=__doc__.split("\n\n")[0])
         check_args(cli_args)
     except ValueError as error:  # a user's mistake: one clear line, not a traceback
         sys.exit(f"train.py: error: {error}")

@@ -7,82 +7,19 @@
 | BOYN | :mod:`boon_env.boyn_v0` | :mod:`boon_env.games.boyn.rules` | |
 
 Each game is one package under :mod:`boon_env.games` (``rules/``, ``encoding``, ``config``,
-``env``, ``render``, ``vector``); :mod:`boon_env.core` holds what they share. Importing the
-package registers the environments in PettingZoo's registry, so
+``env``, ``render``, ``vector``); :mod:`boon_env.core` holds what they share. Registering a game
+(:func:`boon_env.games.register_env`, at import for these three, at any time for another)
+registers its environment in PettingZoo's registry, so
 ``pettingzoo.make("aec", "boon/boon-v0", num_players=4)`` builds ``boon_v0.env(num_players=4)``
 (``"boon/bon-v0"`` builds ``bon_v0.env`` and ``"boon/boyn-v0"`` builds ``boyn_v0.env``),
 and the single-agent envs in Gymnasium's: ``gymnasium.make("boon_env/Boon-v0")`` (also
 ``BON-v0``, ``BOYN-v0``) is one learning seat against opponents named by agent spec, and
 ``gymnasium.make_vec(..., num_envs=1024)`` that seat at every table of the batch engine
 (``docs/gym.md``; the classes are in :mod:`agents.gym`, as agent specs are).
-The package itself imports only the standard library, so that a game's rules import with numpy
-alone; PettingZoo is imported by the environments.
+The package itself imports only the standard library (and PettingZoo's and Gymnasium's
+registries, where they are installed), so that a game's rules import with numpy alone.
 """  # noqa: E501 - a table row per game reads better than wrapped rows
 
-from boon_env.core import aliases
-from boon_env.games import ENVS
+from boon_env.games import ENVS, GYMNASIUM_ENTRY_POINT, GYMNASIUM_VECTOR_ENTRY_POINT
 
-# The import paths of the modules before each game had its package keep working.
-aliases.install(
-    {
-        "boon_env.rules": "boon_env.games.boon.rules",
-        "boon_env.rules.cards": "boon_env.games.boon.rules.cards",
-        "boon_env.rules.config": "boon_env.games.boon.rules.config",
-        "boon_env.rules.game": "boon_env.games.boon.rules.game",
-        "boon_env.rules.round": "boon_env.games.boon.rules.round",
-        "boon_env.rules.scoring": "boon_env.games.boon.rules.scoring",
-        "boon_env.encoding": "boon_env.games.boon.encoding",
-        "boon_env.config": "boon_env.games.boon.config",
-        "boon_env.render": "boon_env.games.boon.render",
-        "boon_env.vector": "boon_env.games.boon.vector",
-        "boon_env.wrappers": "boon_env.core.wrappers",
-        "boon_env.bon": "boon_env.games.bon.rules",
-        "boon_env.bon.cards": "boon_env.games.bon.rules.cards",
-        "boon_env.bon.rules": "boon_env.games.bon.rules.tricks",
-        "boon_env.bon.game": "boon_env.games.bon.rules.round",
-        "boon_env.bon.config": "boon_env.games.bon.config",
-        "boon_env.bon.encoding": "boon_env.games.bon.encoding",
-        "boon_env.bon.render": "boon_env.games.bon.render",
-        "boon_env.boyn": "boon_env.games.boyn",
-        "boon_env.boyn.cards": "boon_env.games.boyn.rules.cards",
-        "boon_env.boyn.rules": "boon_env.games.boyn.rules",
-        "boon_env.boyn.encoding": "boon_env.games.boyn.encoding",
-        "boon_env.boyn.render": "boon_env.games.boyn.render",
-    }
-)
-
-
-def _register_environments() -> None:
-    try:
-        from pettingzoo import register
-    except ImportError:  # the rules alone are usable without PettingZoo; its registry is not
-        return
-    for spec in ENVS.values():
-        register("aec", spec.pettingzoo_id, entry_point=f"{spec.package}.env:env")
-
-
-# The single-agent Gymnasium envs: one learning seat, the others played by agents named by
-# spec ("heuristic", "ppo:model.npz", ...). Agent specs are the application's (agents.specs), so
-# the envs live in agents.gym; the library only names them, and gymnasium.make imports them.
-GYMNASIUM_ENTRY_POINT = "agents.gym.single:SingleAgentEnv"
-GYMNASIUM_VECTOR_ENTRY_POINT = "agents.gym.vector:SingleAgentVectorEnv"
-
-
-def _register_gymnasium_environments() -> None:
-    try:
-        from gymnasium.envs.registration import register, registry
-    except ImportError:  # as for PettingZoo: the rules alone need neither
-        return
-
-    for spec in ENVS.values():
-        if spec.gymnasium_id not in registry:
-            register(
-                id=spec.gymnasium_id,
-                entry_point=GYMNASIUM_ENTRY_POINT,
-                vector_entry_point=GYMNASIUM_VECTOR_ENTRY_POINT,
-                kwargs={"game": spec.name},
-            )
-
-
-_register_environments()
-_register_gymnasium_environments()
+__all__ = ["ENVS", "GYMNASIUM_ENTRY_POINT", "GYMNASIUM_VECTOR_ENTRY_POINT"]

@@ -310,8 +310,10 @@ class GameSpec:
         web: a ``"module:attribute"`` reference to its browser table
             (:class:`agents.games.web.WebGame`: sessions, replays, the coach, the rules page),
             or ``None``: not served in the browser.
-        rllib: a ``"module:attribute"`` reference to its RLlib ``MultiAgentEnv`` adapter, which
-            ``train_rllib.py`` trains on, or ``None``: not trained with RLlib yet.
+        rllib: a ``"module:attribute"`` reference to the figures of its rounds that
+            ``train_rllib.py`` logs besides the round value (a
+            :data:`~agents.training.rllib.vector.RoundFigures`), or ``None``: the value alone.
+            ``train_rllib.py`` trains every game with a batch engine and a training recipe.
         evaluator: ``num_players`` -> its :class:`DecisionEvaluator` for that table size (the
             same object each time), which ``boon advise``'s review and the web coach use, or
             ``None``: it has none.

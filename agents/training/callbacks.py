@@ -36,7 +36,7 @@ from agents.games.base import GameSpec
 from agents.players.policy import ModelFileError, NumpyPolicy, load_policy, model_paths, save_policy
 from agents.players.random_agent import RandomAgent
 from agents.players.trained import PolicyAgent
-from agents.training.recipes import Recipe, recipe_of
+from agents.training.recipe import Recipe, recipe_of
 
 
 # -------------------------------------------------------------------------------- callback
@@ -54,9 +54,10 @@ class SelfPlayCallback(BaseCallback):
         checkpoint_dir: Path,
         seed: int,
         snapshots: list[NumpyPolicy] | None = None,
-        pick_assist: tuple[float, float, int] = (0.0, 0.0, 0),
         game: GameSpec | None = None,
         log_every: int = 0,
+        options: Any = None,
+        total_timesteps: int = 0,
     ) -> None:
         super().__init__()
         self.game = game or game_spec()
@@ -71,7 +72,8 @@ class SelfPlayCallback(BaseCallback):
         self.checkpoint_dir = checkpoint_dir
         self.seed = seed
         self.snapshots: list[NumpyPolicy] = list(snapshots or [])
-        self.pick_assist = pick_assist
+        self.options = options  # the game's own flags, for its recipe's schedule
+        self.total_timesteps = total_timesteps
         self.updates = 0
         self._rounds: list[dict[str, Any]] = []
         self._start = time.time()
@@ -84,17 +86,21 @@ class SelfPlayCallback(BaseCallback):
         if not self.snapshots:
             self.snapshots = [NumpyPolicy.from_sb3(self.model.policy)]
         self.training_env.env_method("set_snapshots", self.snapshots)
-        if self.recipe.pick_assist:
-            self._set_pick_assist()
+        self._follow_schedule()
 
-    def _set_pick_assist(self) -> float:
-        # Linear from start to end over the first `decay` decisions, then constant.
-        start, end, decay = self.pick_assist
-        progress = min(self.model.num_timesteps / decay, 1.0) if decay > 0 else 1.0
-        share = start + (end - start) * progress
-        self.training_env.set_attr("pick_assist", share)
-        self.logger.record("charts/pick_assist", share)
-        return share
+    def _follow_schedule(self) -> dict[str, float]:
+        # The recipe's settings of the tables for the next update (Boon: the pick assist).
+        if self.recipe.schedule is None:
+            return {}
+        settings = self.recipe.schedule(
+            self.options, self.model.num_timesteps, self.total_timesteps
+        )
+        row = {}
+        for name, value in settings.items():
+            self.training_env.set_attr(name, value)
+            self.logger.record(f"charts/{name}", value)
+            row[f"charts/{name}"] = value
+        return row
 
     def _on_step(self) -> bool:
         for done, info in zip(self.locals["dones"], self.locals["infos"], strict=True):
@@ -106,8 +112,7 @@ class SelfPlayCallback(BaseCallback):
         # Called before the update that uses this rollout; the update counter is ours.
         self.updates += 1
         row = self._log_rounds()
-        if self.recipe.pick_assist:
-            row["charts/pick_assist"] = self._set_pick_assist()
+        row.update(self._follow_schedule())
         if self.updates % self.snapshot_every == 0:
             self.snapshots = [*self.snapshots, NumpyPolicy.from_sb3(self.model.policy)]
             self.snapshots = self.snapshots[-self.pool_size :]
@@ -149,13 +154,11 @@ class SelfPlayCallback(BaseCallback):
             learner = match(agents, names, self.eval_deals, seed, game.name)[0]
             out[f"eval/{game.value_name}_vs_{name}"] = getattr(learner, game.value_of)
             out[f"eval/{game.value_name}_vs_{name}_ci95"] = (learner.ci95[1] - learner.ci95[0]) / 2
-        if self.recipe.self_table:
+        if self.recipe.self_table is not None:
             copies = [PolicyAgent(policy, deterministic=False) for _ in range(n)]
             deals = max(self.eval_deals // 4, 10)
             table = match(copies, ["self"] * n, deals, seed + 1, game.name)[0]
-            # Pooled over the n seats: one seat in n picks in a picker round.
-            out["eval/selfplay_pick_rate"] = table.pick_rate * n
-            out["eval/selfplay_leaster_rate"] = table.leaster_rate
+            out.update(self.recipe.self_table(table, n))
         for key, value in out.items():
             self.logger.record(key, value)
         return out

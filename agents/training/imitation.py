@@ -6,18 +6,14 @@ game)."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 from tqdm import tqdm
 
 from agents.games.base import GameSpec
-from agents.games.boon.heuristic import HeuristicParams, choose
-from agents.games.boon.view import View
-from agents.players.base import Agent, BatchAgent
-from boon_env.games.boon.encoding import action_mask, encode
-from boon_env.games.boon.rules import Deal, GameConfig, Round, actions_of, round_value
+from agents.players.base import Agent
 
 
 @dataclasses.dataclass
@@ -30,65 +26,12 @@ class ImitationData:
     returns: np.ndarray  # float32 (N,): that seat's share of the round's value
 
 
-def imitation_data(
-    num_players: int,
-    rounds: int,
-    seed: int,
-    explore: float = 0.05,
-    teacher: Agent | None = None,
-    progress: bool = False,
-) -> ImitationData:
-    """Play ``rounds`` rounds with the heuristic (or the ``teacher`` player, e.g. ``search``
-    or a policy) in every seat and record every decision.
-
-    With probability ``explore`` a seat plays a random legal action instead (the label stays
-    the teacher's choice), so the data also covers states the teacher never reaches. The
-    teacher is reset before each round with a seed of its own stream (:func:`_teacher_seeds`).
-    ``progress`` shows a bar of the rounds (a searching teacher takes minutes).
-    """
-    config = GameConfig(num_players=num_players)
-    rng = np.random.default_rng(seed)
-    teacher_seeds = _teacher_seeds(seed, rounds)
-    params = HeuristicParams()
-    vc = [config.starting_victory_cards] * num_players
-    obs, masks, actions, returns = [], [], [], []
-    for index in tqdm(range(rounds), "imitation", unit="round", disable=not progress):
-        state = Round(config, Deal.random(config, rng), int(rng.integers(num_players)))
-        if teacher is not None:
-            teacher.reset(teacher_seeds[index])
-        seats = []
-        while state.current >= 0:
-            seat = state.current
-            legal = state.legal_mask()
-            observation, mask = encode(state, seat, vc), action_mask(legal)
-            if teacher is None:
-                choice = choose(View.from_round(state, seat), legal, params)
-            else:
-                choice = teacher.act(observation, mask)
-            obs.append(observation)
-            masks.append(mask)
-            actions.append(choice)
-            seats.append(seat)
-            if rng.random() < explore:
-                legal_actions = actions_of(legal)
-                choice = legal_actions[int(rng.integers(len(legal_actions)))]
-            state.apply(choice)
-        value = round_value(state)
-        returns.extend(value[s] for s in seats)
-    return ImitationData(
-        np.stack(obs),
-        np.stack(masks).astype(bool),
-        np.array(actions, dtype=np.int64),
-        np.array(returns, dtype=np.float32),
-    )
-
-
 def _teacher_seeds(seed: int, count: int) -> list[int]:
     # A stream apart from the deals' and the exploration's: a teacher changes no deal.
     return [int(s) for s in np.random.SeedSequence([seed, 1]).generate_state(count, np.uint64)]
 
 
-def engine_imitation_data(
+def imitation_data(
     game: GameSpec,
     num_players: int,
     rounds: int,
@@ -96,21 +39,30 @@ def engine_imitation_data(
     explore: float = 0.05,
     engine_config: dict[str, Any] | None = None,
     tables: int = 256,
-    teacher: BatchAgent | None = None,
+    teacher: Agent | None = None,
+    progress: bool = False,
 ) -> ImitationData:
-    """:func:`imitation_data` for a game played on its batch engine (B.O.N, BOYN): at least
-    ``rounds`` rounds of ``tables`` tables with ``game``'s heuristic (or the ``teacher``, a
-    player that acts at many tables at once) in every seat, acting for all of them in one batch
-    call a step, each decision's return its seat's round value in the arena's unit times
-    ``game.reward_scale`` (the training reward). Only finished rounds are kept; every table
-    plays at least 8 of them, so the rounds cut off at the end (the long ones, more often) are
-    few."""
+    """Play at least ``rounds`` rounds of ``game`` on its batch engine with its heuristic (or
+    the ``teacher`` player, e.g. ``search`` or a policy) in every seat, and record every
+    decision: what the seat saw, could do and chose, and its round value in the arena's unit
+    times ``game.reward_scale`` (the training reward).
+
+    A teacher that acts at many tables at once (the heuristic, ``batched``) plays ``tables``
+    tables, one batch call a step; only finished rounds are kept, and every table plays at
+    least 8 of them, so the rounds cut off at the end (the long ones, more often) are few. Any
+    other teacher plays one table, reset before each round with a seed of its own stream
+    (:func:`_teacher_seeds`). With probability ``explore`` a seat plays a random legal action
+    instead (the label stays the teacher's choice), so the data also covers states the teacher
+    never reaches. ``progress`` shows a bar of the rounds (a searching teacher takes minutes).
+    """
+    actor: Any = game.heuristic() if teacher is None else teacher
+    if not getattr(actor, "batched", False):
+        actor, tables = _OneTable(actor, _teacher_seeds(seed, rounds + 1)), 1
     tables = max(1, min(tables, rounds // 8))
     engine = game.env.vector_engine()(
         tables, num_players, seed=seed, observations=False, **(engine_config or {})
     )
     engine.reset()
-    actor = game.heuristic() if teacher is None else teacher
     actor.reset_batch(_teacher_seeds(seed, tables))
     rng = np.random.default_rng(seed)
     rows = np.arange(tables)
@@ -119,13 +71,11 @@ def engine_imitation_data(
     steps: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
     kept: list[tuple[int, int]] = []  # (step, row) of every decision of a finished round
     returns: list[float] = []
-    finished = 0
-    while finished < rounds:
+    bar = tqdm(total=rounds, desc="imitation", unit="round", disable=not progress)
+    while bar.n < rounds:
         obs, masks, seats = engine.observe(), engine.action_masks(), engine.seat
         choice = np.asarray(actor.act_batch(obs, masks, rows), dtype=np.int64)
         steps.append((obs, masks, choice))
-        # With probability `explore` a seat plays a random legal action instead (the label
-        # stays the heuristic's), so the data also covers states the heuristic never reaches.
         actions = np.where(rng.random(tables) < explore, engine.random_actions(rng), choice)
         for row, seat in enumerate(seats.tolist()):
             current[row].append((len(steps) - 1, seat))
@@ -135,13 +85,34 @@ def engine_imitation_data(
                 kept.append((step, row))
                 returns.append(float(values[row, seat]) * game.reward_scale)
             current[row] = []
-            finished += 1
+            if isinstance(actor, _OneTable):
+                actor.next_round()
+            bar.update()
+    bar.close()
     return ImitationData(
         np.stack([steps[step][0][row] for step, row in kept]).astype(np.float32),
         np.stack([steps[step][1][row] for step, row in kept]) != 0,
         np.array([steps[step][2][row] for step, row in kept], dtype=np.int64),
         np.array(returns, dtype=np.float32),
     )
+
+
+class _OneTable:
+    """A teacher that acts at one table at a time, as a batch teacher of one table: reset
+    before each of its rounds with the next of ``seeds``."""
+
+    def __init__(self, teacher: Agent, seeds: list[int]) -> None:
+        self.teacher = teacher
+        self.seeds = iter(seeds)
+
+    def reset_batch(self, seeds: Sequence[int]) -> None:
+        self.teacher.reset(next(self.seeds))
+
+    def act_batch(self, obs: np.ndarray, masks: np.ndarray, rows: np.ndarray) -> list[int]:
+        return [self.teacher.act(obs[0], masks[0])]
+
+    def next_round(self) -> None:
+        self.teacher.reset(next(self.seeds))
 
 
 def behaviour_clone(

@@ -23,7 +23,7 @@ slot ``i`` is the learner's seat at table ``i`` of the game's batch engine
   dealt again without a step.
 
 A subclass adds what one game's training needs on top (Boon's pick assist, shaping and pick
-statistics: :class:`agents.training.boon_selfplay.BoonSelfPlayVecEnv`) through three hooks:
+statistics: :class:`agents.games.boon.selfplay.BoonSelfPlayVecEnv`) through three hooks:
 :meth:`~SelfPlayVecEnv._helped` (learner decisions the heuristic makes),
 :meth:`~SelfPlayVecEnv._learner_acts` and :meth:`~SelfPlayVecEnv._round_reports`.
 

@@ -450,6 +450,18 @@ class VectorEngine:
             mask = self._masks.copy()
         return obs, mask, self._current.copy()
 
+    def _next_in_trick(self, rows: np.ndarray, seat: np.ndarray) -> None:
+        """After ``seat`` played a card at tables ``rows``: the seat to its left acts next, and
+        the tricks that came round to their leader are finished (trick-taking engines: their
+        ``_leader`` per table and ``_finish_tricks(rows)``, whose winner leads next)."""
+        after = self._left_of[seat]
+        self._current[rows] = after
+        # The trick is complete when play has come round to its leader again.
+        self._finish_tricks(rows[after == self._leader[rows]])
+
+    def _finish_tricks(self, rows: np.ndarray) -> None:
+        raise NotImplementedError
+
     # ------------------------------------------------------------------------- checks
     def _check_ready(self) -> None:
         if not self._ready:

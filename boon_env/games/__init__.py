@@ -20,6 +20,7 @@ with numpy alone.
 from __future__ import annotations
 
 import importlib
+import re
 from dataclasses import dataclass
 from functools import cached_property
 from types import ModuleType
@@ -63,8 +64,9 @@ class EnvSpec:
 
     @property
     def gymnasium_id(self) -> str:
-        """The id of ``gymnasium.make(id)``, the single-agent env (the title without dots)."""
-        return f"boon_env/{self.title.replace('.', '')}-v{self.version}"
+        """The id of ``gymnasium.make(id)``, the single-agent env (the title's letters and
+        digits: ``BON``, ``HighCard``)."""
+        return f"boon_env/{re.sub('[^A-Za-z0-9]', '', self.title)}-v{self.version}"
 
     def module(self, name: str) -> ModuleType:
         """The package's module ``name`` (``"env"``, ``"rules"``, ``"encoding"``, ...)."""
@@ -109,17 +111,75 @@ ENVS: Registry[EnvSpec] = Registry()
 
 
 def register_env(spec: EnvSpec) -> None:
-    """Add a game to :data:`ENVS` (again with the same spec: nothing changes).
+    """Add a game to :data:`ENVS` (again with the same spec: nothing changes), and to
+    PettingZoo's and Gymnasium's registries where they are installed, whenever it is called:
+    ``pettingzoo.make("aec", spec.pettingzoo_id)`` and ``gymnasium.make(spec.gymnasium_id)``
+    then build it.
 
     Raises:
         ValueError: another game of that name is registered.
     """
     ENVS.add(spec.name, spec)
+    _register_with_pettingzoo(spec)
+    _register_with_gymnasium(spec)
 
 
 def unregister_env(name: str) -> None:
-    """Remove a game from :data:`ENVS` (a test's own game, when the test is over)."""
-    ENVS.pop(name, None)
+    """Remove a game from :data:`ENVS`, PettingZoo's and Gymnasium's registries (a test's own
+    game, when the test is over)."""
+    spec = ENVS.pop(name, None)
+    if spec is None:
+        return
+    for registry, key in (
+        (_pettingzoo_registry(), spec.pettingzoo_id),
+        (_gymnasium_registry(), spec.gymnasium_id),
+    ):
+        if registry is not None:
+            registry.pop(key, None)
+
+
+# The single-agent Gymnasium envs: one learning seat, the others played by agents named by
+# spec ("heuristic", "ppo:model.npz", ...). Agent specs are the application's (agents.specs), so
+# the envs live in agents.gym; the library only names them, and gymnasium.make imports them.
+GYMNASIUM_ENTRY_POINT = "agents.gym.single:SingleAgentEnv"
+GYMNASIUM_VECTOR_ENTRY_POINT = "agents.gym.vector:SingleAgentVectorEnv"
+
+
+def _pettingzoo_registry() -> dict[str, Any] | None:
+    try:
+        import pettingzoo
+    except ImportError:  # the rules alone are usable without PettingZoo; its registry is not
+        return None
+    return pettingzoo.aec_registry
+
+
+def _gymnasium_registry() -> dict[str, Any] | None:
+    try:
+        from gymnasium.envs.registration import registry
+    except ImportError:  # as for PettingZoo: the rules alone need neither
+        return None
+    return registry
+
+
+def _register_with_pettingzoo(spec: EnvSpec) -> None:
+    registry = _pettingzoo_registry()
+    if registry is not None and spec.pettingzoo_id not in registry:
+        import pettingzoo
+
+        pettingzoo.register("aec", spec.pettingzoo_id, entry_point=f"{spec.package}.env:env")
+
+
+def _register_with_gymnasium(spec: EnvSpec) -> None:
+    registry = _gymnasium_registry()
+    if registry is not None and spec.gymnasium_id not in registry:
+        from gymnasium.envs.registration import register
+
+        register(
+            id=spec.gymnasium_id,
+            entry_point=GYMNASIUM_ENTRY_POINT,
+            vector_entry_point=GYMNASIUM_VECTOR_ENTRY_POINT,
+            kwargs={"game": spec.name},
+        )
 
 
 def env_spec(name: str | None = None) -> EnvSpec:

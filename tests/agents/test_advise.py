@@ -8,8 +8,7 @@ import numpy as np
 import pytest
 
 from agents.games.boon.heuristic import HeuristicAgent, HeuristicParams
-from agents.specs import make_agent
-from agents.studies.advise import (
+from agents.games.boon.studies.advise import (
     BRANCHES,
     DEALER,
     Decision,
@@ -25,6 +24,7 @@ from agents.studies.advise import (
     pick_and_pass_values,
     sample_deals,
 )
+from agents.specs import make_agent
 from boon_env.games.boon.rules import Deal, GameConfig, cards_of, mask_of, parse_cards
 from tests.helpers.cli import run_boon
 

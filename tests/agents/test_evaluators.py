@@ -20,11 +20,11 @@ from agents.games.boon.arena import deal_options
 from agents.games.boon.evaluator import MODEL_FREE, BoonEvaluator
 from agents.games.boon.history import PlayLog
 from agents.games.boon.search import EXPERT, SearchAgent
+from agents.games.boon.studies.advise import Decision, pick_and_pass_values
 from agents.games.boon.view import View
 from agents.games.boyn.arena import margins
 from agents.games.boyn.evaluator import BoynEvaluator
 from agents.specs import make_agent
-from agents.studies.advise import Decision, pick_and_pass_values
 from boon_env.games.bon.rules import round_points
 from boon_env.games.boon.rules import PASS, PICK, Deal, GameConfig, parse_cards, round_value
 from boon_env.games.boyn.rules import GameConfig as BoynConfig

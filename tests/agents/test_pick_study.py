@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 
 from agents.games.boon.arena import deal_options
+from agents.games.boon.studies.pick import PickRow, PickSample, break_even, by_strength, study
 from agents.players.policy import NumpyPolicy, save_policy
 from agents.players.trained import PPOAgent, default_model
-from agents.studies.pick import PickRow, PickSample, break_even, by_strength, study
 from boon_env import boon_v0
 from boon_env.games.boon.encoding import OBS_SIZE
 from boon_env.games.boon.rules import PASS, PICK, Deal, GameConfig

@@ -112,3 +112,20 @@ def test_unregistering_removes_the_library_part_too(toy: str) -> None:
     unregister(toy)
     assert "toy" not in ENVS and "toy" not in GAMES
     register(TOY)  # the fixture unregisters it again
+
+
+def test_a_game_registered_after_import_reaches_pettingzoo_and_gymnasium(toy: str) -> None:
+    import gymnasium
+    import pettingzoo
+
+    spec = env_spec(toy)
+    env = pettingzoo.make("aec", spec.pettingzoo_id)  # registered after boon_env's import
+    env.reset(seed=0)
+    assert env.unwrapped.metadata["name"] == "toy_v0" and len(env.agents) == 2
+    single = gymnasium.make(spec.gymnasium_id, num_players=2)
+    observation, _ = single.reset(seed=0)
+    assert observation["observation"].shape == (TOY.obs_size,)
+    unregister(toy)
+    assert spec.pettingzoo_id not in pettingzoo.aec_registry
+    assert spec.gymnasium_id not in gymnasium.registry
+    register(TOY)  # the fixture unregisters it again

@@ -9,9 +9,8 @@ import pytest
 
 from agents.games.boon.heuristic import HeuristicAgent, HeuristicParams
 from agents.games.boon.search import play_out
-from agents.players.trained import PPOAgent, default_model
-from agents.studies import research
-from agents.studies.discard import (
+from agents.games.boon.studies import research
+from agents.games.boon.studies.discard import (
     burial_features,
     burials,
     discard_study,
@@ -19,11 +18,23 @@ from agents.studies.discard import (
     most_voids,
     summarize_discards,
 )
-from agents.studies.features import FEATURES, feature_matrix, half_the_trump, hand_features
-from agents.studies.hands import PickData, compare_rules, fit_linear, fit_rule, score
-from agents.studies.leaster import leaster_study, leaster_table
-from agents.studies.pick import deal_sample, pick_choices, rounds_picked, seat_pick_rates, study
-from agents.studies.rollouts import Table, first_choices, play_tables
+from agents.games.boon.studies.features import (
+    FEATURES,
+    feature_matrix,
+    half_the_trump,
+    hand_features,
+)
+from agents.games.boon.studies.hands import PickData, compare_rules, fit_linear, fit_rule, score
+from agents.games.boon.studies.leaster import leaster_study, leaster_table
+from agents.games.boon.studies.pick import (
+    deal_sample,
+    pick_choices,
+    rounds_picked,
+    seat_pick_rates,
+    study,
+)
+from agents.games.boon.studies.rollouts import Table, first_choices, play_tables
+from agents.players.trained import PPOAgent, default_model
 from boon_env.games.boon.rules import PASS, PICK, GameConfig, Round, parse_cards, round_value
 
 

@@ -137,8 +137,9 @@ def test_a_command_refuses_what_a_game_lacks_in_one_line(argv, message, capsys) 
         ("train.py", ["--game", "chess"], "invalid choice: 'chess'"),
         ("train.py", ["--game", "bon", "--max-turns", "9"], "--max-turns is a flag of boyn"),
         ("train.py", ["--game", "boyn", "--shaping", "0.1"], "--shaping is a flag of boon"),
-        ("train_rllib.py", ["--game", "bon"], "RLlib training (train_rllib.py) is available "
-         "for boon, not bon"),
+        ("train_rllib.py", ["--game", "chess"], "invalid choice: 'chess'"),
+        ("train_rllib.py", ["--game", "bon", "--num-players", "6"],
+         "--num-players of bon must be one of (3, 4, 5), got 6"),
     ],
 )  # fmt: skip
 def test_the_training_scripts_take_a_game(script: str, argv: list[str], message: str) -> None:

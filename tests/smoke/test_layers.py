@@ -106,13 +106,22 @@ LAYERS: dict[str, int] = {
     "agents.specs": 14,
     "agents.eval": 15,
     "agents.gym": 15,
-    "agents.studies": 16,
     "agents.training": 16,
-    "agents.cli": 17,
-    "agents.web": 17,
-    "train": 18,
-    "train_rllib": 18,
+    # A game's upper parts: its training recipe and flags, self-play tables, RLlib part, studies
+    # and bidding advice. Nothing imports them: the registry names them (GameSpec.training,
+    # .rllib, .bidding as "module:attribute" strings, checked below) and they load when used.
+    "agents.games.*.training": 17,
+    "agents.games.*.selfplay": 17,
+    "agents.games.*.rllib": 17,
+    "agents.games.*.studies": 17,
+    "agents.cli": 18,
+    "agents.web": 18,
+    "train": 19,
+    "train_rllib": 19,
 }
+
+# The modules of a game's upper parts (layer 17), which only the registry may name.
+UPPER_PARTS = ("training", "selfplay", "rllib", "studies")
 
 
 def _module_name(path: Path) -> str:
@@ -183,7 +192,88 @@ def test_every_games_rules_import_with_numpy_alone() -> None:
         "for spec in ENVS.values():\n"
         "    for part in ('rules', 'encoding', 'config', 'vector'):\n"
         "        spec.module(part)\n"
-        "import boon_env.rules, boon_env.bon, boon_env.boyn.rules  # the old paths too\n"
         "print(sorted(ENVS), 'pettingzoo' in sys.modules)"
     )
     assert out == "['bon', 'boon', 'boyn'] False"
+
+
+def _imported_names(path: Path) -> set[str]:
+    # "from boon_env import boon_v0" -> "boon_env.boon_v0" (a module or not).
+    return {
+        f"{node.module}.{alias.name}"
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.ImportFrom) and node.module and not node.level
+        for alias in node.names
+    }
+
+
+def _game_package(module: str) -> str | None:
+    # "agents.games.boon.search" -> "boon", and a game's PettingZoo face "boon_env.bon_v0" ->
+    # "bon"; None outside the games' packages.
+    parts = module.split(".")
+    if len(parts) == 2 and parts[0] == "boon_env" and parts[1].removesuffix("_v0") in _GAMES:
+        return parts[1].removesuffix("_v0")
+    for root in (("boon_env", "games"), ("agents", "games")):
+        if tuple(parts[:2]) == root and len(parts) > 2 and parts[2] in _GAMES:
+            return parts[2]
+    return None
+
+
+_GAMES = {p.name for p in (ROOT / "agents" / "games").iterdir() if (p / "__init__.py").is_file()}
+
+
+def test_no_module_outside_the_games_and_the_registries_imports_a_game() -> None:
+    # Generic code (training, eval, players, gym, cli, web, the scripts) asks the registry.
+    registries = {"agents.games", "boon_env.games", "boon_env"}
+    importing = []
+    for path in _project_files():
+        module = _module_name(path)
+        if _game_package(module) is not None or module in registries:
+            continue
+        for imported in _imported_modules(path) | _imported_names(path):
+            if _game_package(imported) is not None:
+                importing.append(f"{module} imports {imported}")
+    assert importing == []
+
+
+def test_the_registrys_links_to_a_games_upper_parts_resolve_to_its_own_package() -> None:
+    # GameSpec.training, .rllib and .bidding name modules above the registry by string (as
+    # Gymnasium's entry points do): each must load, be the kind of thing its field promises,
+    # and live in the game's own upper parts, at the layer the table names for them.
+    from agents.games import GAMES
+    from agents.training.recipe import Recipe
+    from boon_env.games import load
+
+    checked = 0
+    for name, spec in GAMES.items():
+        for field, kind in (("training", Recipe), ("rllib", None), ("bidding", None)):
+            reference = getattr(spec, field)
+            if reference is None:
+                continue
+            module = reference.partition(":")[0]
+            assert module.split(".")[:3] == ["agents", "games", name], f"{name}.{field}"
+            assert module.split(".")[3] in UPPER_PARTS, f"{name}.{field}: {module}"
+            assert _layer(module) == LAYERS["agents.games.*.training"], module
+            target = load(reference)
+            if kind is not None:
+                assert isinstance(target, kind), f"{name}.{field} is not a {kind.__name__}"
+            elif field == "rllib":
+                assert callable(target), f"{name}.rllib names no function"
+            else:  # the bidding advice: a module with check_request and advise
+                assert callable(target.check_request) and callable(target.advise), name
+            checked += 1
+    assert checked >= 5  # three recipes, Boon's RLlib figures and its bidding advice
+
+
+def test_the_registrys_links_to_a_games_browser_table_resolve_to_its_own_package() -> None:
+    # GameSpec.web names the game's own web module, below the registry's layer.
+    from agents.games import GAMES
+    from agents.games.web import WebGame
+    from boon_env.games import load
+
+    for name, spec in GAMES.items():
+        if spec.web is not None:
+            module = spec.web.partition(":")[0]
+            assert module == f"agents.games.{name}.web", module
+            assert _layer(module) < _layer("agents.games"), module
+            assert isinstance(load(spec.web), WebGame), name

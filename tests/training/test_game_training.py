@@ -3,7 +3,6 @@ model files, the ``ppo`` spec of each game and ``train.py --game`` end to end at
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 import json
 import subprocess
@@ -16,11 +15,12 @@ import pytest
 
 from agents.eval.arena import run_arena
 from agents.games import game_spec as training_game
+from agents.games.bon.training import round_info as bon_round_info
+from agents.games.boyn.training import round_info as boyn_round_info
 from agents.players.policy import ModelFileError, NumpyPolicy, load_policy, save_policy
 from agents.players.trained import MODELS_DIR, PolicyAgent
 from agents.specs import make_agent
-from agents.training.imitation import engine_imitation_data
-from agents.training.recipes import bon_round_info, boyn_round_info
+from agents.training.imitation import imitation_data
 from agents.training.selfplay import HEURISTIC, LEARNER, RANDOM, SelfPlayVecEnv
 from tests.helpers.training import TINY
 
@@ -210,7 +210,7 @@ def test_a_boyn_round_cut_short_is_worth_nothing() -> None:
 @pytest.mark.parametrize("game", TABLE_GAMES)
 def test_imitation_data_records_the_heuristics_legal_choices(game: str) -> None:
     spec = training_game(game)
-    data = engine_imitation_data(spec, 4, 10, seed=1, explore=0.0, tables=8)
+    data = imitation_data(spec, 4, 10, seed=1, explore=0.0, tables=8)
     assert data.observations.shape == (len(data.actions), spec.obs_size)
     assert data.masks[np.arange(len(data.actions)), data.actions].all(), "only legal labels"
     # The labels are the heuristic's choices.
@@ -227,9 +227,7 @@ def test_imitation_data_records_the_heuristics_legal_choices(game: str) -> None:
 @pytest.mark.parametrize("game", TABLE_GAMES)
 def test_imitation_data_of_a_teacher_records_its_greedy_choices(game: str) -> None:
     spec, teacher = training_game(game), _random_policy(game)
-    data = engine_imitation_data(
-        spec, 4, 10, seed=1, explore=0.0, tables=8, teacher=PolicyAgent(teacher)
-    )
+    data = imitation_data(spec, 4, 10, seed=1, explore=0.0, tables=8, teacher=PolicyAgent(teacher))
     assert data.masks[np.arange(len(data.actions)), data.actions].all(), "only legal labels"
     for row in range(0, len(data.actions), 23):
         assert teacher.greedy(data.observations[row], data.masks[row]) == data.actions[row]
@@ -339,16 +337,17 @@ def test_bc_teacher_warms_up_on_the_batch_engine(tmp_path: Path, game: str) -> N
     assert "imitation warm start: 10 rounds of random" in result.stdout
 
 
-def test_a_batch_engine_warm_start_refuses_a_teacher_that_plays_one_table() -> None:
-    # A warm start on a batch engine (B.O.N's, BOYN's) needs a teacher that acts at many tables
-    # at once; search plays one table at a time (Boon's recipe, made batched for the check).
-    from agents.training.recipes import recipe_of
-    from agents.training.trainer import Args, _check_teacher
-
-    batched = dataclasses.replace(recipe_of(training_game("boon")), batched_imitation=True)
-    with pytest.raises(ValueError, match=r"--bc-teacher search: boon's warm start .* many tables"):
-        _check_teacher(Args(bc_teacher="search"), batched)
-    _check_teacher(Args(bc_teacher="heuristic"), batched)
+def test_a_teacher_that_plays_one_table_teaches_on_the_batch_engine() -> None:
+    # search acts at one table at a time: it plays one table, reset before every round from the
+    # run's seed, so its data is reproducible; the labels are its choices.
+    spec = training_game("boon")
+    first, second = (
+        imitation_data(spec, 3, 3, seed=2, teacher=make_agent("search:samples=3", num_players=3))
+        for _ in range(2)
+    )
+    np.testing.assert_array_equal(first.actions, second.actions)
+    np.testing.assert_array_equal(first.observations, second.observations)
+    assert first.masks[np.arange(len(first.actions)), first.actions].all()
 
 
 def test_each_game_has_its_own_defaults() -> None:
@@ -357,10 +356,11 @@ def test_each_game_has_its_own_defaults() -> None:
         from train import Args, parse_args
     finally:
         sys.path.remove(str(ROOT))
-    from agents.training.recipes import BOYN
+    from agents.games.boyn.training import BoynFlags
 
     assert parse_args([]) == Args(), "Boon's defaults are unchanged"
     boyn = parse_args(["--game", "boyn", "--seed", "3"])
     assert boyn.game == "boyn" and boyn.seed == 3
-    assert boyn.max_turns == BOYN.defaults["max_turns"]
+    assert boyn.options == BoynFlags() and boyn.options.max_turns == 300
+    assert parse_args(["--game", "boyn", "--max-turns", "9"]).options.max_turns == 9
     assert parse_args(["--game", "bon", "--num-tables", "8"]).num_tables == 8

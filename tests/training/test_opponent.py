@@ -16,7 +16,7 @@ from agents.games import game_names, game_spec
 from agents.games.boon.search import SearchAgent
 from agents.players.policy import NumpyPolicy, save_policy
 from agents.specs import make_agent
-from agents.training.recipes import recipe_of
+from agents.training.recipe import recipe_of
 from agents.training.selfplay import (
     HEURISTIC,
     LEARNER,

@@ -23,10 +23,10 @@ from ray.rllib.utils.pre_checks.env import check_multiagent_environments
 
 from agents.eval.arena import run_arena
 from agents.games.boon.heuristic import HeuristicAgent
+from agents.games.boon.rllib import BoonRLlibEnv
 from agents.players.policy import ModelFileError
 from agents.players.rllib_agent import META_FILE
 from agents.specs import make_agent
-from agents.training.rllib.env import BoonRLlibEnv
 from agents.training.rllib.league import HeuristicRLModule, LeagueMapping, round_metrics
 from boon_env import boon_v0
 
@@ -202,14 +202,15 @@ def test_the_heuristic_module_plays_the_heuristic_agent():
 
 
 def test_round_metrics_turn_sums_into_rates():
+    # The round value per round, and every figure the game counts as a rate (Boon's here).
     counts = {
         "rounds": 10.0,
-        "learner_victory_cards": 5.0,
-        "picks": 8.0,
-        "learner_picks": 3.0,
-        "leasters": 2.0,
+        "learner_value": 5.0,
+        "pick": 8.0,
+        "learner_pick": 3.0,
+        "leaster": 2.0,
     }
-    figures = round_metrics({"env_runners": {"boon": counts}})
+    figures = round_metrics({"env_runners": {"league": counts}}, "vc")
     assert figures == {
         "rounds": 10.0,
         "learner_vc_per_round": 0.5,
@@ -221,9 +222,10 @@ def test_round_metrics_turn_sums_into_rates():
 
 
 def test_only_the_rllib_modules_import_ray():
-    # agents/training/rllib/ and the rllib: player (agents/players/rllib_agent.py)
+    # agents/training/rllib/, a game's RLlib part (agents/games/<game>/rllib.py) and the rllib:
+    # player (agents/players/rllib_agent.py)
     for path in [*sorted((ROOT / "agents").rglob("*.py")), ROOT / "train.py"]:
-        if "rllib" in path.relative_to(ROOT).parts or path.stem == "rllib_agent":
+        if "rllib" in path.relative_to(ROOT).parts or path.stem in ("rllib_agent", "rllib"):
             continue
         for node in ast.walk(ast.parse(path.read_text())):
             names = []

@@ -13,6 +13,7 @@ import torch
 from ray.rllib.core.columns import Columns
 from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 
+from agents.games import game_spec
 from agents.players.policy import NumpyPolicy
 from agents.training.rllib.module import MaskedPPOTorchRLModule, numpy_policy
 from agents.training.rllib.vector import LeagueVectorEnv
@@ -64,7 +65,7 @@ def test_observations_masks_and_rewards_are_the_engines(num_players):
             np.testing.assert_array_equal(rewards[rows], values)
             np.testing.assert_array_equal(infos["round_value"][rows], values)
             np.testing.assert_array_equal(
-                infos["learner_picked"][rows], record.picker[rows] == seats[rows]
+                infos["learner_pick"][rows], record.picker[rows] == seats[rows]
             )
             # An ended round shows its last decision again.
             np.testing.assert_array_equal(obs["observations"][rows], before["observations"][rows])
@@ -72,6 +73,28 @@ def test_observations_masks_and_rewards_are_the_engines(num_players):
         assert (rewards[~terminated] == 0).all() and not truncated.any()
         pending = terminated
     assert ended_rounds > 16
+
+
+@pytest.mark.parametrize(("game", "num_players"), [("bon", 4), ("boyn", 2), ("boyn", 6)])
+def test_every_game_with_a_batch_engine_has_a_league(game, num_players):
+    # The league env is the batch engine's: B.O.N and BOYN pay their engines' round values
+    # (the arena's unit, times the game's reward scale) and report the value alone.
+    env = LeagueVectorEnv({"num_envs": 8, "game": game, "num_players": num_players})
+    scale = game_spec(game).reward_scale
+    rng = np.random.default_rng(1)
+    obs, _ = env.reset(seed=2)
+    ended = 0
+    for _ in range(400):
+        seats = env.seats.copy()
+        obs, rewards, terminated, _, infos = env.step(_legal(obs["action_mask"], rng))
+        if terminated.any():
+            rows = np.flatnonzero(terminated)
+            values = env.engine.finished.values[rows, seats[rows]]
+            np.testing.assert_allclose(infos["round_value"][rows], values)
+            np.testing.assert_allclose(rewards[rows], values * scale, rtol=1e-6)
+            assert set(infos) == {"round_value", "_round_value"}
+            ended += rows.size
+    assert ended > 8
 
 
 def test_league_seats_act_and_an_empty_slot_plays_the_heuristic():

@@ -9,10 +9,10 @@ import pytest
 
 from agents.eval.arena import match, run_arena
 from agents.games.boon.heuristic import HeuristicAgent
+from agents.games.boon.selfplay import BoonSelfPlayVecEnv
 from agents.players.policy import NumpyPolicy
 from agents.players.random_agent import RandomAgent
 from agents.players.trained import PolicyAgent
-from agents.training.boon_selfplay import BoonSelfPlayVecEnv
 from agents.training.selfplay import HEURISTIC, LEARNER, RANDOM, parse_pool_weights
 from boon_env import boon_v0
 from boon_env.games.boon.encoding import OBS_SIZE

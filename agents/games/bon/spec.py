@@ -30,7 +30,7 @@ BON = GameSpec(
     unit="points",
     value_name="points",
     value_of="mean_points",
-    training="agents.training.recipes:BON",
+    training="agents.games.bon.training:RECIPE",
     web="agents.games.bon.web:BON_WEB",
     evaluator=bon_evaluator,
 )

@@ -37,9 +37,9 @@ BOON = GameSpec(
     value_name="vc",
     value_of="mean_victory_cards",
     whole_games=games.whole_games,
-    bidding="agents.studies.advise",
-    training="agents.training.recipes:BOON",
+    bidding="agents.games.boon.studies.advise",
+    training="agents.games.boon.training:RECIPE",
     web="agents.games.boon.web:BOON_WEB",
-    rllib="agents.training.rllib.env:BoonRLlibEnv",
+    rllib="agents.games.boon.rllib:round_figures",
     evaluator=boon_evaluator,
 )

@@ -31,7 +31,7 @@ BOYN = GameSpec(
     value_name="margin",
     value_of="mean_margin",
     reward_scale=0.02,
-    training="agents.training.recipes:BOYN",
+    training="agents.games.boyn.training:RECIPE",
     web="agents.games.boyn.web:BOYN_WEB",
     evaluator=boyn_evaluator,
 )

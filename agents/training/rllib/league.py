@@ -1,20 +1,21 @@
 """The self-play league of ``train_rllib.py``: which module plays which seat, and what it learns.
 
-RLlib's own self-play callbacks assume two players and a win reward of 1; Boon has 3-5 seats
-and pays Victory Cards, so the league is generalised here:
+RLlib's own self-play callbacks assume two players and a win reward of 1; the games have 2-6
+seats and pay in their own units (Victory Cards, points, margins), so the league is generalised
+here, for any registered game:
 
 - Every episode (one round by default) one seat, drawn per episode, is the **learner**'s: the
   module ``learner`` (``--policies shared``) or ``learner_<seat>`` (``--policies per-seat``).
 - Every other seat draws an opponent: the **heuristic** (:class:`HeuristicRLModule`, the
-  project's rule-based player) with probability ``heuristic_share``, else one of the
+  game's rule-based player) with probability ``heuristic_share``, else one of the
   ``snapshot_<k>`` modules, frozen copies of the learner.
 - The snapshot slots start as copies of the initial learner; after an iteration in which the
-  learner's mean Victory Cards per round beat the pool by a margin, :func:`take_snapshot`
-  copies the learner into the oldest slot. Only learner modules are trained.
+  learner's mean round value beat the pool by a margin, :func:`take_snapshot` copies the
+  learner into the oldest slot. Only learner modules are trained.
 
-:class:`BoonMetricsCallback` logs what tells progress in a zero-sum game (RLlib's mean module
-return of a shared policy is always 0): the learner's Victory Cards per round and the pick and
-Leaster rates of its rounds.
+:class:`LeagueMetricsCallback` logs what tells progress in a zero-sum game (RLlib's mean module
+return of a shared policy is always 0): the learner's round value, and the rates of the figures
+its game reports of each round (Boon: picks and Leasters; the game's ``rllib`` part).
 """
 
 from __future__ import annotations
@@ -31,14 +32,12 @@ from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
 from ray.rllib.core.rl_module.rl_module import RLModule, RLModuleSpec
 from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS
 
-from agents.games.boon.heuristic import HeuristicAgent
+from agents.games import game_spec
 from agents.training.imitation import fit_imitation, imitation_data
 from agents.training.rllib.module import MaskedPPOTorchRLModule
 
 HEURISTIC = "heuristic"
-
-
-METRICS = ("rounds", "learner_victory_cards", "picks", "learner_picks", "leasters")
+METRICS = "league"  # the namespace of the callback's counts in RLlib's results
 
 
 def learner_modules(policies: str, num_players: int) -> list[str]:
@@ -85,8 +84,8 @@ class LeagueMapping:
 
 
 class HeuristicRLModule(RLModule):
-    """The rule-based player (:class:`~agents.games.boon.heuristic.HeuristicAgent`) as a frozen
-    RLModule.
+    """A game's rule-based player (its spec's ``heuristic``; the game is ``model_config["game"]``,
+    the default game without one) as a frozen RLModule.
 
     It reads the adapter's observation dict and returns legal actions; it has no weights and is
     never trained.
@@ -94,7 +93,7 @@ class HeuristicRLModule(RLModule):
 
     def setup(self) -> None:
         """Build the player."""
-        self.player = HeuristicAgent(name=HEURISTIC)
+        self.player = game_spec((self.model_config or {}).get("game")).heuristic()
 
     def _forward(self, batch: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
         observations = _numpy(batch[Columns.OBS]["observations"])
@@ -112,14 +111,18 @@ def _numpy(values: Any) -> np.ndarray:
 
 
 def module_specs(
-    learners: list[str], snapshots: list[str], model_config: dict[str, Any]
+    learners: list[str],
+    snapshots: list[str],
+    model_config: dict[str, Any],
+    game: str | None = None,
 ) -> MultiRLModuleSpec:
-    """The league's modules: masked PPO networks for learners and snapshots, the heuristic."""
+    """The league's modules: masked PPO networks for learners and snapshots, the heuristic of
+    ``game`` (``None``: the default game)."""
     specs: dict[str, RLModuleSpec] = {
         module: RLModuleSpec(module_class=MaskedPPOTorchRLModule, model_config=model_config)
         for module in [*learners, *snapshots]
     }
-    specs[HEURISTIC] = RLModuleSpec(module_class=HeuristicRLModule)
+    specs[HEURISTIC] = RLModuleSpec(module_class=HeuristicRLModule, model_config={"game": game})
     return MultiRLModuleSpec(rl_module_specs=specs)
 
 
@@ -143,11 +146,18 @@ def set_weights(algorithm: Any, module: str, state: dict[str, Any]) -> None:
 
 
 def imitation_warm_start(
-    algorithm: Any, spec: RLModuleSpec, num_players: int, rounds: int, epochs: int, seed: int
+    algorithm: Any,
+    spec: RLModuleSpec,
+    num_players: int,
+    rounds: int,
+    epochs: int,
+    seed: int,
+    game: str | None = None,
 ) -> dict[str, float]:
-    """Fit a module built from ``spec`` to heuristic decisions (:func:`fit_heuristic`) and give
-    its weights to every learner and snapshot slot of the multi-agent league."""
-    module, stats = fit_heuristic(spec, num_players, rounds, epochs, seed)
+    """Fit a module built from ``spec`` to the heuristic decisions of ``game`` (``None``: the
+    default game; :func:`fit_heuristic`) and give its weights to every learner and snapshot
+    slot of the multi-agent league."""
+    module, stats = fit_heuristic(spec, num_players, rounds, epochs, seed, game)
     state = module.get_state()
     for target in algorithm.config.policies:
         if target != HEURISTIC:
@@ -156,14 +166,20 @@ def imitation_warm_start(
 
 
 def fit_heuristic(
-    spec: RLModuleSpec, num_players: int, rounds: int, epochs: int, seed: int
+    spec: RLModuleSpec,
+    num_players: int,
+    rounds: int,
+    epochs: int,
+    seed: int,
+    game: str | None = None,
 ) -> tuple[RLModule, dict[str, float]]:
-    """A module built from ``spec``, fitted to heuristic decisions (and its critic to their
-    returns) as ``train.py``'s warm start is: PPO then refines a competent player instead of
-    first rediscovering how to follow suit, and picking is not punished into the all-pass
-    collapse. Returns the module and the fit's statistics."""
+    """A module built from ``spec``, fitted to the decisions of ``game``'s heuristic (``None``:
+    the default game) on its batch engine, and its critic to their returns, as ``train.py``'s
+    warm start is: PPO then refines a competent player instead of first rediscovering how to
+    follow suit (and, in Boon, picking is not punished into the all-pass collapse). Returns the
+    module and the fit's statistics."""
     module = spec.build()
-    data = imitation_data(num_players, rounds, seed)
+    data = imitation_data(game_spec(game), num_players, rounds, seed)
 
     def forward(obs: Any, masks: Any) -> tuple[Any, Any]:
         batch = {Columns.OBS: {"observations": obs, "action_mask": masks.float()}}
@@ -174,63 +190,41 @@ def fit_heuristic(
     return module, stats
 
 
-class BoonMetricsCallback(RLlibCallback):
-    """Counts, per training iteration, the learner's rounds (see :func:`round_metrics`): from
-    the multi-agent adapter's round records, or from the infos of the vector env's last step
-    (:class:`~agents.training.rllib.vector.LeagueVectorEnv`)."""
+class LeagueMetricsCallback(RLlibCallback):
+    """Counts, per training iteration, the learner's rounds (see :func:`round_metrics`) from the
+    infos of the step that ended each (:class:`~agents.training.rllib.vector.LeagueVectorEnv`):
+    its ``round_value`` and every other figure its game reports of the round (summed, as
+    rates)."""
 
     def on_episode_end(self, *, episode: Any, metrics_logger: Any, **kwargs: Any) -> None:
         """Record the round a single-agent (vector env) episode ended with."""
         if not hasattr(episode, "get_infos") or hasattr(episode, "agent_episodes"):
-            return  # multi-agent episodes are counted step by step
+            return  # multi-agent episodes are counted step by step, by their game's callback
         info = episode.get_infos(-1)
         if not isinstance(info, dict) or "round_value" not in info:
             return
-        counts = {
-            "rounds": 1,
-            "learner_victory_cards": info["round_value"],
-            "picks": info.get("picked", 0),
-            "learner_picks": info.get("learner_picked", 0),
-            "leasters": info.get("leaster", 0),
-        }
-        for key, value in counts.items():
-            metrics_logger.log_value(("boon", key), float(value), reduce="sum")
-
-    def on_episode_step(self, *, episode: Any, metrics_logger: Any, **kwargs: Any) -> None:
-        """Record every round the learner saw scored on this step (multi-agent episodes)."""
-        if not hasattr(episode, "agent_episodes"):
-            return  # single-agent episodes are counted at their end
-        for agent_id in episode.get_agents_that_stepped():
-            if not str(episode.module_for(agent_id)).startswith("learner"):
-                continue
-            info = episode.agent_episodes[agent_id].get_infos(-1)
-            scored = info.get("round") if isinstance(info, dict) else None
-            if scored is None:
-                continue
-            seat = int(agent_id.rsplit("_", 1)[1])
-            counts = {
-                "rounds": 1,
-                "learner_victory_cards": scored["value"][seat],
-                "picks": scored["picker"] >= 0,
-                "learner_picks": scored["picker"] == seat,
-                "leasters": bool(scored["leaster"]),
-            }
-            for key, value in counts.items():
-                metrics_logger.log_value(("boon", key), float(value), reduce="sum")
+        counts = {"rounds": 1, "learner_value": info["round_value"]}
+        counts.update((k, v) for k, v in info.items() if k != "round_value" and k[0] != "_")
+        log_counts(metrics_logger, counts)
 
 
-def round_metrics(result: dict[str, Any]) -> dict[str, float]:
-    """The iteration's learner figures from an ``algorithm.train()`` result: rounds played,
-    mean Victory Cards per round (uncapped round value), and the pick, learner-pick and Leaster
-    rates of those rounds. Empty when no learner round was scored this iteration."""
-    counts = result.get(ENV_RUNNER_RESULTS, {}).get("boon", {})
-    rounds = float(counts.get("rounds", 0.0))
+def log_counts(metrics_logger: Any, counts: dict[str, Any]) -> None:
+    """Add a round's counts (``rounds``, ``learner_value``, the game's figures) to the sums of
+    the iteration, which :func:`round_metrics` reads."""
+    for key, value in counts.items():
+        metrics_logger.log_value((METRICS, key), float(value), reduce="sum")
+
+
+def round_metrics(result: dict[str, Any], value_name: str = "value") -> dict[str, float]:
+    """The iteration's learner figures from an ``algorithm.train()`` result: rounds played, the
+    mean round value (``learner_<value_name>_per_round``, uncapped), and the rate of every other
+    figure its game counts (``<figure>_rate``: Boon's ``pick_rate``, ``leaster_rate``, ...).
+    Empty when no learner round was scored this iteration."""
+    counts = dict(result.get(ENV_RUNNER_RESULTS, {}).get(METRICS, {}))
+    rounds = float(counts.pop("rounds", 0.0))
     if not rounds > 0:  # none scored, or NaN: no env runner reported this iteration
         return {}
-    return {
-        "rounds": rounds,
-        "learner_vc_per_round": counts["learner_victory_cards"] / rounds,
-        "pick_rate": counts["picks"] / rounds,
-        "learner_pick_rate": counts["learner_picks"] / rounds,
-        "leaster_rate": counts["leasters"] / rounds,
-    }
+    figures = {"rounds": rounds}
+    figures[f"learner_{value_name}_per_round"] = counts.pop("learner_value") / rounds
+    figures.update((f"{key}_rate", float(total) / rounds) for key, total in counts.items())
+    return figures

@@ -21,8 +21,10 @@ What it changes from :class:`~agents.gym.vector.SingleAgentVectorEnv`, and why:
   its next round, already dealt and played up to the learner (reward 0).
 - **Observations**: ``{"observations": vector, "action_mask": mask}``, the mask float32 (1.0
   where legal), what :class:`~agents.training.rllib.module.MaskedPPOTorchRLModule` reads.
+- **Rewards**: the learner's round value times the game's ``reward_scale``, as ``train.py``'s.
 - **Infos**: on the step that ends a round, ``round_value`` (the learner's uncapped round value,
-  the reward), and for Boon ``picked`` (someone picked), ``learner_picked`` and ``leaster``.
+  in the arena's unit), and the figures the game's ``rllib`` part reports of the round (Boon:
+  ``pick``, someone picked; ``learner_pick``; ``leaster``).
 - **Illegal actions raise** (``ValueError``): the masked module never plays one.
 
 RLlib passes its env config (``game``, ``num_players``, ``pool_size``, ``heuristic_share``;
@@ -31,7 +33,7 @@ RLlib passes its env config (``game``, ``num_players``, ``pool_size``, ``heurist
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -39,13 +41,23 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
+from agents.games import game_names, game_spec
 from agents.gym.vector import SingleAgentVectorEnv
 from agents.players.base import Agent
 from agents.players.policy import NumpyPolicy
 from agents.specs import make_agent
 from agents.training.rllib.module import ACTION_MASK, OBSERVATIONS
+from boon_env.games import load
 
 HEURISTIC = "heuristic"
+
+RoundFigures = Callable[[dict[str, np.ndarray], np.ndarray], dict[str, np.ndarray]]
+"""A game's figures of the ended rounds (its ``rllib`` part): the engine's round records (one
+array per field) and the learner's seats -> arrays of numbers, booleans as rates."""
+
+
+def _no_figures(record: dict[str, np.ndarray], seats: np.ndarray) -> dict[str, np.ndarray]:
+    return {}
 
 
 class Snapshot:
@@ -100,7 +112,7 @@ class LeagueVectorEnv(SingleAgentVectorEnv):
     def __init__(self, config: dict[str, Any] | None = None) -> None:
         config = dict(config or {})
         num_envs = config.pop("num_envs", 1)
-        game = config.pop("game", "boon")
+        game = config.pop("game", game_names()[0])
         num_players = config.pop("num_players", 4)
         pool_size = config.pop("pool_size", 5)
         share = config.pop("heuristic_share", 0.6)
@@ -121,6 +133,8 @@ class LeagueVectorEnv(SingleAgentVectorEnv):
             opponent_weights=weights,
             seat="random",
             illegal_action="raise",
+            # The learner's reward is train.py's: the round value times the game's scale.
+            reward_scale=game_spec(game).reward_scale,
         )
         vector = self.single_observation_space["observation"]
         count = int(self.single_action_space.n)
@@ -132,6 +146,8 @@ class LeagueVectorEnv(SingleAgentVectorEnv):
         )
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self._pending = np.zeros(self.num_envs, dtype=bool)  # rounds ended on the last step
+        reference = self.config.spec.rllib
+        self._game_infos: RoundFigures = load(reference) if reference else _no_figures
 
     def set_snapshot(self, slot: int, policy: NumpyPolicy | None) -> None:
         """Let snapshot slot ``slot`` play ``policy`` from the next decision on."""
@@ -184,12 +200,9 @@ class LeagueVectorEnv(SingleAgentVectorEnv):
         )
 
     def _round_infos(self) -> dict[str, Any]:
-        ended, record = self._ended, self._record
+        ended = self._ended
         infos = {"round_value": self._value.copy()}
-        if "picker" in record and "leaster" in record:
-            infos["picked"] = record["picker"] >= 0
-            infos["learner_picked"] = record["picker"] == self._ended_seat
-            infos["leaster"] = record["leaster"].astype(bool)
+        infos.update(self._game_infos(self._record, self._ended_seat))
         for key in list(infos):
             infos[f"_{key}"] = ended.copy()
         return infos

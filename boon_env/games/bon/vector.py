@@ -415,10 +415,7 @@ class VectorBon(VectorEngine):
         stronger = _STRENGTH[tower, cards] > _STRENGTH[tower, best]
         self._best[rows] = np.where(stronger, cards, best)
         self._winner[rows] = np.where(stronger, seat, self._winner[rows])
-        after = self._left_of[seat]
-        self._current[rows] = after
-        # The trick is complete when play has come round to its leader again.
-        self._finish_tricks(rows[after == self._leader[rows]])
+        self._next_in_trick(rows, seat)
 
     def _finish_tricks(self, rows: np.ndarray) -> None:
         if not rows.size:

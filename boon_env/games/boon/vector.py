@@ -445,10 +445,7 @@ class VectorBoon(VectorEngine):
         self._voids[rows] |= ((bit & _SUIT_MASKS[led]) == 0) << (_SUITS * seat + led)
         self._trick_cards[rows] |= bit
         self._trick_points[rows] += _CARD_POINTS[cards]
-        after = self._left_of[seat]
-        self._current[rows] = after
-        # The trick is complete when play has come round to its leader again.
-        self._finish_tricks(rows[after == self._leader[rows]])
+        self._next_in_trick(rows, seat)
 
     def _finish_tricks(self, rows: np.ndarray) -> None:
         if not rows.size:

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from agents.studies.features import FEATURES, feature_matrix
-from agents.studies.pick import deal_sample, rollout_agent
-from agents.studies.rollouts import Table, play_tables
+from agents.games.boon.studies.features import FEATURES, feature_matrix
+from agents.games.boon.studies.pick import deal_sample, rollout_agent
+from agents.games.boon.studies.rollouts import Table, play_tables
 from boon_env.games.boon.rules import PASS, GameConfig
 
 
@@ -61,7 +61,7 @@ def leaster_study(
 
 
 def leaster_arrays(samples: list[LeasterSample]) -> tuple[np.ndarray, np.ndarray]:
-    """The samples' :data:`~agents.studies.features.FEATURES` matrix and their values."""
+    """The samples' :data:`~agents.games.boon.studies.features.FEATURES` matrix and their values."""
     x = feature_matrix([s.hand for s in samples], [s.order for s in samples])
     return x, np.array([s.value for s in samples])
 

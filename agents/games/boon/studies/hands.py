@@ -1,8 +1,8 @@
 """What makes a hand worth picking: the pick gain fitted on the hand's features.
 
-The pick study (:mod:`agents.studies.pick`) gives, for each hand at each position, the gain of
-picking over passing on that deal. Here that gain is explained by the interpretable features
-of :mod:`agents.studies.features` with scikit-learn:
+The pick study (:mod:`agents.games.boon.studies.pick`) gives, for each hand at each position,
+the gain of picking over passing on that deal. Here that gain is explained by the interpretable
+features of :mod:`agents.games.boon.studies.features` with scikit-learn:
 
 - :func:`fit_rule`, a shallow regression tree of the gain; "pick where the tree's leaf gains"
   is a rule of thumb a player can remember (:attr:`PickRule.text`);
@@ -22,7 +22,7 @@ import numpy as np
 from sklearn.linear_model import LinearRegression
 from sklearn.tree import DecisionTreeRegressor
 
-from agents.studies.features import FEATURES, feature_matrix, half_the_trump
+from agents.games.boon.studies.features import FEATURES, feature_matrix, half_the_trump
 
 
 @dataclass(frozen=True)
@@ -211,7 +211,8 @@ class PickData:
 
     @classmethod
     def from_samples(cls, num_players: int, samples: Sequence) -> PickData:
-        """From :func:`agents.studies.pick.study`'s samples (every seat of every deal)."""
+        """From :func:`agents.games.boon.studies.pick.study`'s samples (every seat of every
+        deal)."""
         return cls(
             num_players,
             np.array([s.hand for s in samples], dtype=np.int64),
@@ -227,7 +228,7 @@ class PickData:
         return self.pick_value - self.pass_value
 
     def features(self) -> np.ndarray:
-        """The :data:`~agents.studies.features.FEATURES` matrix of the samples."""
+        """The :data:`~agents.games.boon.studies.features.FEATURES` matrix of the samples."""
         return feature_matrix(self.hand.tolist(), self.order.tolist())
 
 
@@ -249,9 +250,9 @@ def compare_rules(
     seed: int = 0,
 ) -> RuleComparison:
     """Fit rules of thumb (trees of each depth in ``depths``) and a score card on 70% of the
-    deals, and score them on the other 30% beside: each agent's own decisions (``choices``:
-    name -> (deals, n) booleans of :func:`~agents.studies.pick.pick_choices`, same seed, at
-    least as many deals), the advice to pick with half the hand in trump, and always or never
+    deals, and score them on the other 30% beside: each agent's own decisions (``choices``: name
+    -> (deals, n) booleans of :func:`~agents.games.boon.studies.pick.pick_choices`, same seed,
+    at least as many deals), the advice to pick with half the hand in trump, and always or never
     picking."""
     x, gain = data.features(), data.gain
     train = split_deals(data.deal, seed=seed)

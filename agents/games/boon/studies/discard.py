@@ -16,10 +16,10 @@ from itertools import combinations
 
 import numpy as np
 
+from agents.games.boon.studies.features import PLAIN_SUITS
+from agents.games.boon.studies.pick import deal_sample, rollout_agent
+from agents.games.boon.studies.rollouts import Table, first_choices, play_tables
 from agents.players.base import Agent
-from agents.studies.features import PLAIN_SUITS
-from agents.studies.pick import deal_sample, rollout_agent
-from agents.studies.rollouts import Table, first_choices, play_tables
 from boon_env.games.boon.rules import (
     GOLD_MASK,
     PASS,

@@ -1,16 +1,16 @@
 """Run the bidding studies at full size and save their raw results, then report on them.
 
-``python -m agents.studies.research collect STUDY --players N --rollout SPEC --deals D`` runs
+``python -m agents.games.boon.studies.research collect STUDY --players N --rollout SPEC --deals D`` runs
 one study and saves its samples to ``OUT/STUDY_{N}p_{label}.npz`` (``label`` names the rollout
-spec); ``python -m agents.studies.research report OUT`` reads them all and writes the tables
+spec); ``python -m agents.games.boon.studies.research report OUT`` reads them all and writes the tables
 and figures of ``docs/research.md``. The studies:
 
 | study | saves |
 | --- | --- |
-| ``pick`` | :func:`agents.studies.pick.study`: per deal and seat, the hand, its position, the value of picking and of passing |
-| ``choices`` | :func:`agents.studies.pick.pick_choices`: what the agent itself decides on the same deals and seats |
-| ``discard`` | :func:`agents.studies.discard.discard_study`: per studied burial, the cards, the burial, the picker's result |
-| ``leaster`` | :func:`agents.studies.leaster.leaster_study`: per deal and seat, the hand and its Leaster result |
+| ``pick`` | :func:`agents.games.boon.studies.pick.study`: per deal and seat, the hand, its position, the value of picking and of passing |
+| ``choices`` | :func:`agents.games.boon.studies.pick.pick_choices`: what the agent itself decides on the same deals and seats |
+| ``discard`` | :func:`agents.games.boon.studies.discard.discard_study`: per studied burial, the cards, the burial, the picker's result |
+| ``leaster`` | :func:`agents.games.boon.studies.leaster.leaster_study`: per deal and seat, the hand and its Leaster result |
 """  # noqa: E501 - a table row per study reads better than wrapped rows
 
 from __future__ import annotations
@@ -22,9 +22,9 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.studies.discard import discard_study
-from agents.studies.leaster import leaster_study
-from agents.studies.pick import pick_choices, study
+from agents.games.boon.studies.discard import discard_study
+from agents.games.boon.studies.leaster import leaster_study
+from agents.games.boon.studies.pick import pick_choices, study
 
 STUDIES = ("pick", "choices", "discard", "leaster")
 
@@ -79,7 +79,7 @@ def collect(
 
 def main(argv: list[str] | None = None) -> None:
     """The command line: ``collect`` one study, or ``report`` on a directory of results."""
-    parser = argparse.ArgumentParser(prog="python -m agents.studies.research")
+    parser = argparse.ArgumentParser(prog="python -m agents.games.boon.studies.research")
     commands = parser.add_subparsers(dest="command", required=True)
     run = commands.add_parser("collect", help="run one study and save its samples")
     run.add_argument("study", choices=STUDIES)
@@ -100,7 +100,8 @@ def main(argv: list[str] | None = None) -> None:
         )
         print(f"{path} ({time.perf_counter() - start:.0f} s)", flush=True)
     else:
-        from agents.studies.report import write_report  # matplotlib: only the report needs it
+        # matplotlib: only the report needs it
+        from agents.games.boon.studies.report import write_report
 
         print(write_report(args.results, args.img))
 

@@ -1,4 +1,13 @@
-"""``boon_v0`` as an RLlib multi-agent environment (RLlib's new API stack).
+"""Boon on RLlib: the figures of its rounds that ``train_rllib.py`` logs (:func:`round_figures`,
+the spec's ``rllib`` part), and ``boon_v0`` as an RLlib multi-agent environment (RLlib's new API
+stack) with its metrics callback.
+
+``train_rllib.py`` trains every game with a batch engine the same way
+(:class:`~agents.training.rllib.vector.LeagueVectorEnv`); what Boon adds there is
+:func:`round_figures`: whether someone picked, whether the learner picked, whether the round
+was a Leaster (logged as ``pick_rate``, ``learner_pick_rate``, ``leaster_rate``).
+
+The multi-agent adapter, :class:`BoonRLlibEnv`, changes this from ``boon_v0``, and why:
 
 What the adapter changes, and why:
 
@@ -32,6 +41,7 @@ import numpy as np
 from gymnasium import spaces
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
+from agents.training.rllib.league import LeagueMetricsCallback, log_counts
 from boon_env import boon_v0
 
 REWARDS = ("value", "payout")
@@ -111,3 +121,39 @@ class BoonRLlibEnv(MultiAgentEnv):
             "observations": seen["observation"],
             "action_mask": seen["action_mask"].astype(np.float32),
         }
+
+
+def round_figures(record: dict[str, np.ndarray], seats: np.ndarray) -> dict[str, np.ndarray]:
+    """Boon's figures of rounds that ended (``VectorBoon``'s records, the learner's ``seats``):
+    someone picked, the learner picked, a Leaster was played."""
+    return {
+        "pick": record["picker"] >= 0,
+        "learner_pick": record["picker"] == seats,
+        "leaster": record["leaster"].astype(bool),
+    }
+
+
+class BoonMetricsCallback(LeagueMetricsCallback):
+    """:class:`~agents.training.rllib.league.LeagueMetricsCallback`, and for the multi-agent
+    adapter the learner's rounds counted step by step from their round records."""
+
+    def on_episode_step(self, *, episode: Any, metrics_logger: Any, **kwargs: Any) -> None:
+        """Record every round the learner saw scored on this step (multi-agent episodes)."""
+        if not hasattr(episode, "agent_episodes"):
+            return  # single-agent episodes are counted at their end
+        for agent_id in episode.get_agents_that_stepped():
+            if not str(episode.module_for(agent_id)).startswith("learner"):
+                continue
+            info = episode.agent_episodes[agent_id].get_infos(-1)
+            scored = info.get("round") if isinstance(info, dict) else None
+            if scored is None:
+                continue
+            seat = int(agent_id.rsplit("_", 1)[1])
+            counts = {
+                "rounds": 1,
+                "learner_value": scored["value"][seat],
+                "pick": scored["picker"] >= 0,
+                "learner_pick": scored["picker"] == seat,
+                "leaster": bool(scored["leaster"]),
+            }
+            log_counts(metrics_logger, counts)

@@ -8,7 +8,7 @@ assist, the optional point-share shaping and the pick statistics of Boon's round
   C x (the learner side's share of the points - 1/2).
 - **Round records**: the learner's round value (Victory Cards), whether the round was picked
   or a Leaster, whether the learner picked and won, and its own pick decisions
-  (:func:`agents.training.recipes.boon_charts` reads them).
+  (:func:`agents.games.boon.training.boon_charts` reads them).
 """
 
 from __future__ import annotations
@@ -29,21 +29,16 @@ class BoonSelfPlayVecEnv(SelfPlayVecEnv):
     """
 
     def __init__(
-        self,
-        num_envs: int,
-        num_players: int = 4,
-        pool_weights: str | dict[str, float] = "self=0.3,heuristic=0.6,random=0.1",
-        seed: int | None = None,
-        shaping: float = 0.0,
-        pick_assist: float = 0.0,
-        opponent: str | None = None,
+        self, *args: Any, shaping: float = 0.0, pick_assist: float = 0.0, **kwargs: Any
     ) -> None:
-        super().__init__(num_envs, num_players, pool_weights, seed, game="boon", opponent=opponent)
+        # SelfPlayVecEnv's arguments (num_envs, num_players, pool_weights, seed, opponent) at
+        # Boon's tables, and Boon's own two.
+        super().__init__(*args, game="boon", **kwargs)
         self.shaping = shaping
         self.pick_assist = pick_assist
-        self._assisted = np.zeros(num_envs, dtype=bool)
-        self._pick_decisions = np.zeros(num_envs, dtype=np.int64)
-        self._picked = np.zeros(num_envs, dtype=bool)
+        self._assisted = np.zeros(self.num_envs, dtype=bool)
+        self._pick_decisions = np.zeros(self.num_envs, dtype=np.int64)
+        self._picked = np.zeros(self.num_envs, dtype=bool)
 
     def _new_rounds(self, rows: np.ndarray) -> None:
         # The pool's draw, then whether the heuristic makes the learner's pick decision.

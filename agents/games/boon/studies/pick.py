@@ -5,15 +5,15 @@ before it having passed): the round is played out twice with the same player in 
 once with the studied seat picking and once with it passing (the later seats then decide as
 that player does). The player is any agent spec :func:`agents.specs.make_agent` knows
 (``rollout="heuristic"``, ``"ppo"`` for the shipped model of the table size, ``"ppo:path.npz"``,
-...); :mod:`agents.studies.rollouts` plays it on the vector engine when it can act at many
-tables at once (``ppo``), else one table at a time. The difference of the seat's Victory-Card
-results is the value of picking on that deal. The same deal answers both questions, so the
-comparison is paired and much less noisy than comparing different deals.
-Grouped by hand strength (the heuristic's :func:`~agents.games.boon.heuristic.hand_strength`) and by
+...); :mod:`agents.games.boon.studies.rollouts` plays it on the vector engine when it can act at
+many tables at once (``ppo``), else one table at a time. The difference of the seat's
+Victory-Card results is the value of picking on that deal. The same deal answers both questions,
+so the comparison is paired and much less noisy than comparing different deals. Grouped by hand
+strength (the heuristic's :func:`~agents.games.boon.heuristic.hand_strength`) and by
 position in the pick order, it shows where picking starts to pay: the threshold the
 heuristic's ``pick_threshold_*`` parameters should sit at. :func:`pick_choices` gives what any
 agent itself decides on the same deals and seats, to compare its picks with the gains;
-:mod:`agents.studies.hands` fits the gain on the hand's features.
+:mod:`agents.games.boon.studies.hands` fits the gain on the hand's features.
 """
 
 from __future__ import annotations
@@ -25,9 +25,9 @@ from itertools import pairwise
 import numpy as np
 
 from agents.games.boon.heuristic import HeuristicParams, hand_strength
+from agents.games.boon.studies.rollouts import Table, first_choices, play_tables
 from agents.players.base import Agent
 from agents.specs import make_agent
-from agents.studies.rollouts import Table, first_choices, play_tables
 from boon_env.games.boon.rules import GOLD_MASK, PASS, PICK, Deal, GameConfig
 
 _BRANCHES = (PICK, PASS)
