@@ -4,11 +4,10 @@
 | package | role |
 | --- | --- |
 | :mod:`agents.players` | what every game's players share: the agent protocol, random, trained policies |
-| :mod:`agents.games` | the game registry (one :class:`~agents.games.base.GameSpec` per game) and one package per game: its heuristic, views, arena records and terminal |
+| :mod:`agents.games` | the game registry (one :class:`~agents.games.base.GameSpec` per game) and one package per game: its heuristic, views, arena records and terminal, and its upper parts (training recipe, self-play tables, RLlib figures, studies) |
 | :mod:`agents.specs` | agent specs (``heuristic``, ``ppo:PATH``, ...) looked up in the registry |
 | :mod:`agents.eval` | the duplicate arena, tournament, compare and bench |
-| :mod:`agents.training` | self-play (stable-baselines3) and Ray RLlib |
-| :mod:`agents.studies` | bidding research |
+| :mod:`agents.training` | self-play (stable-baselines3) and Ray RLlib, for any game with a recipe |
 | :mod:`agents.cli`, :mod:`agents.web` | the ``boon`` command and the browser table |
 
 Architecture and how to add a game: ``docs/architecture.md``.

@@ -71,8 +71,9 @@ def imitation_data(
     steps: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
     kept: list[tuple[int, int]] = []  # (step, row) of every decision of a finished round
     returns: list[float] = []
+    finished = 0  # counted here: a disabled bar counts nothing
     bar = tqdm(total=rounds, desc="imitation", unit="round", disable=not progress)
-    while bar.n < rounds:
+    while finished < rounds:
         obs, masks, seats = engine.observe(), engine.action_masks(), engine.seat
         choice = np.asarray(actor.act_batch(obs, masks, rows), dtype=np.int64)
         steps.append((obs, masks, choice))
@@ -87,6 +88,7 @@ def imitation_data(
             current[row] = []
             if isinstance(actor, _OneTable):
                 actor.next_round()
+            finished += 1
             bar.update()
     bar.close()
     return ImitationData(

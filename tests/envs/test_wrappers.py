@@ -22,7 +22,8 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers as pz_wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
-from boon_env import bon_v0, boon_v0, boyn_v0, wrappers
+from boon_env import bon_v0, boon_v0, boyn_v0
+from boon_env.core import wrappers
 
 GAMES = {"boon": boon_v0, "bon": bon_v0, "boyn": boyn_v0}
 
