@@ -181,6 +181,7 @@ def check_args(args: Args) -> None:
             f"got {args.num_players}"
         )
     args.hidden_layers()  # raises on a bad --net-arch
+    args.learning_rate_schedule()  # raises on a bad --learning-rate or --lr-final
     if args.iterations < 1 or args.pool_size < 1 or args.snapshot_every < 1:
         raise ValueError("--iterations, --pool-size and --snapshot-every must be >= 1")
     if not 0.0 <= args.heuristic_share <= 1.0:
@@ -234,7 +235,9 @@ def build_algo(args: Args) -> tuple[Any, RLModuleSpec]:
             train_batch_size_per_learner=args.train_batch_size,
             minibatch_size=args.batch_size,
             num_epochs=args.n_epochs,
-            lr=args.learning_rate,
+            lr=args.learning_rate_schedule().points(
+                args.iterations * args.train_batch_size * max(args.num_learners, 1)
+            ),
             gamma=args.gamma,
             lambda_=args.gae_lambda,
             clip_param=args.clip_range,

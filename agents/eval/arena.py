@@ -37,7 +37,7 @@ import json
 import multiprocessing
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
@@ -508,6 +508,38 @@ def match(
         played = play_deals(agents, seed, 0, deals, game)
     per_deal = [[record for one in rounds for record in game.records(one)] for rounds in played]
     return game.summarize(names, per_deal)
+
+
+def paired_margins(
+    make_a: Callable[[], Any],
+    make_b: Callable[[], Any],
+    num_players: int,
+    deals: int,
+    seed: int = 0,
+    game: ArenaGame | str | None = None,
+) -> np.ndarray:
+    """:func:`~agents.eval.tournament.pair_margins` for agents made in this process (e.g. a
+    policy in training, which has no spec): on each deal, half the lone ``a``'s mean value
+    against ``n - 1`` ``b`` minus the lone ``b``'s against ``n - 1`` ``a``. ``make_a`` and
+    ``make_b`` make one agent each (one per seat: agents may keep a round's memory)."""
+    game = arena_game(game)
+    if num_players not in game.player_counts:
+        raise ValueError(f"{game.name} is played by {_one_of(game.player_counts)} players")
+    values = []
+    for alone, others in ((make_a, make_b), (make_b, make_a)):
+        agents = [alone(), *(others() for _ in range(num_players - 1))]
+        if game.play_batched is not None and all(_batched(agent) for agent in agents):
+            played = game.play_batched(agents, seed, 0, deals)
+        else:
+            played = play_deals(agents, seed, 0, deals, game)
+        values.append(np.array([lone_value(game, rounds) for rounds in played]))
+    return (values[0] - values[1]) / 2
+
+
+def lone_value(game: ArenaGame, rounds: Sequence[PlayedRound]) -> float:
+    """The mean value per round of slot 0 over a deal's rounds: the lone agent of a line-up
+    ``[a, b, b, ...]``."""
+    return float(np.mean([r.value for one in rounds for r in game.records(one) if r.slot == 0]))
 
 
 def play_deal(

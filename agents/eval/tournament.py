@@ -50,7 +50,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.eval.arena import arena_rounds, game_baseline, reference_features
+from agents.eval.arena import arena_rounds, game_baseline, lone_value, reference_features
 from agents.eval.variance import (
     Reduction,
     check_sizes,
@@ -263,9 +263,7 @@ def pair_reduction(
             print(f"{alone} alone against {num_players - 1} {others}", file=sys.stderr)
         lone, lone_features = [], []
         for rounds in arena_rounds(lineup, deals, seed, workers, progress, arena.name):
-            lone.append(
-                np.mean([r.value for one in rounds for r in arena.records(one) if r.slot == 0])
-            )
+            lone.append(lone_value(arena, rounds))
             if baseline is not None:
                 lone_features.append(deal_features(baseline, rounds, {0}))
         values.append(np.asarray(lone))

@@ -47,6 +47,7 @@ from agents.training.imitation import behaviour_clone
 from agents.training.parallel import ParallelVecEnv
 from agents.training.ppo import PPOSettings
 from agents.training.recipe import GameFlags, recipe_of
+from agents.training.screens import Screens
 from agents.training.selfplay import parse_pool_weights
 
 # The default run uses two cores where there are two: the tables split between two processes,
@@ -124,6 +125,17 @@ class Args(PPOSettings):
 
     checkpoint_every: int = 10
     """Save a checkpoint every this many updates (0: never)."""
+
+    screen_every: int = 500_000
+    """Screen the policy every this many learner decisions, and when the run ends: duplicate
+    deals against the heuristic and the run's start policy; the best screened policy is the
+    run's model (0: no screens; the model is the last policy)."""
+
+    screen_deals: int = 200
+    """Duplicate deals per reference of each screen (the same deals at every screen)."""
+
+    patience: int = 6
+    """Stop the run after this many screens in a row without a better one (0: never)."""
 
     resume: str = ""
     """Checkpoint .zip to continue training from (its pool too, if saved); it is unpickled,
@@ -247,7 +259,14 @@ def check_args(args: Args) -> None:
     if args.options is not None:
         args.options.check()
     _check_opponent(args)
-    for flag, count in (("--max-seconds", args.max_seconds), ("--log-every", args.log_every)):
+    if args.screen_every and args.screen_deals < 2:
+        raise ValueError(f"--screen-deals must be >= 2 to screen, got {args.screen_deals}")
+    for flag, count in (
+        ("--max-seconds", args.max_seconds),
+        ("--log-every", args.log_every),
+        ("--screen-every", args.screen_every),
+        ("--patience", args.patience),
+    ):
         if count < 0:
             raise ValueError(f"{flag} must be >= 0, got {count}")
     for flag, threads in (
@@ -262,6 +281,7 @@ def check_args(args: Args) -> None:
             f"got {args.rollout_workers}"
         )
     args.hidden_layers()  # raises on a bad --net-arch
+    args.learning_rate_schedule()  # raises on a bad --learning-rate or --lr-final
     if args.resume and not Path(args.resume).is_file():
         raise ModelFileError(f"--resume: no model file at {args.resume}")
     if args.bc_teacher:
@@ -316,45 +336,19 @@ def train(args: Args) -> Path:
     (run_dir / "args.json").write_text(json.dumps(asdict(args), indent=2))
     _seed_torch(args)
 
-    # The learner's seats at the game's tables (its recipe says which).
-    tables = {
-        "num_envs": args.num_tables,
-        "num_players": args.num_players,
-        "pool_weights": args.pool_weights,
-        "opponent": args.opponent or None,
-        "seed": args.seed,
-    }
-    make, settings = recipe.rollouts(args, game)
-    if args.rollout_workers > 1:
-        envs = ParallelVecEnv(make, **tables, **settings, parts=args.rollout_workers)
-    else:
-        envs = make(**tables, **settings)
-
+    envs = _tables(args, game)
     # The agent: MaskablePPO with separate actor and critic MLPs (warm-started), or resumed.
     model, snapshots = _learner(args, game, envs, run_dir)
-
-    # Self-play bookkeeping: round statistics, snapshot pool, quick evals, checkpoints.
-    callback = SelfPlayCallback(
-        num_players=args.num_players,
-        snapshot_every=args.snapshot_every,
-        pool_size=args.pool_size,
-        eval_every=args.eval_every,
-        eval_deals=args.eval_deals,
-        log_every=args.log_every,
-        checkpoint_every=args.checkpoint_every,
-        checkpoint_dir=run_dir / "checkpoints",
-        seed=args.seed,
-        snapshots=snapshots,
-        game=game,
-        options=args.options,
-        total_timesteps=args.total_timesteps,
-    )
+    # Self-play bookkeeping (round statistics, snapshot pool, quick evals, checkpoints) and
+    # the screens that keep the best policy.
+    callback, screens = _callbacks(args, game, run_dir, snapshots)
     remaining = max(args.total_timesteps - model.num_timesteps, 0)
     start, cpu_start = time.time(), time.process_time()
     model.learn(
         total_timesteps=remaining,
         callback=[
             callback,
+            screens,
             TorchThreads(args.torch_threads, args.update_threads),
             TimeLimit(args.max_seconds),
         ],
@@ -380,9 +374,59 @@ def train(args: Args) -> Path:
         "cpu_time_s": round(cpu, 1),
     }
     summary.update(recipe.summary(callback.history[-1] if callback.history else {}))
-    player = _save_and_evaluate(args, game, model, summary, run_dir)
+    summary.update(screens.summary())
+    policy = screens.best or NumpyPolicy.from_sb3(model.policy)
+    player = _save_and_evaluate(args, game, model, policy, summary, run_dir)
     (run_dir / "summary.json").write_text(json.dumps(summary, indent=2))
     return player
+
+
+def _tables(args: Args, game: GameSpec) -> Any:
+    # The learner's seats at the game's tables (its recipe says which), in one process or
+    # split between --rollout-workers.
+    tables = {
+        "num_envs": args.num_tables,
+        "num_players": args.num_players,
+        "pool_weights": args.pool_weights,
+        "opponent": args.opponent or None,
+        "seed": args.seed,
+    }
+    make, settings = recipe_of(game).rollouts(args, game)
+    if args.rollout_workers > 1:
+        return ParallelVecEnv(make, **tables, **settings, parts=args.rollout_workers)
+    return make(**tables, **settings)
+
+
+def _callbacks(
+    args: Args, game: GameSpec, run_dir: Path, snapshots: list[NumpyPolicy]
+) -> tuple[SelfPlayCallback, Screens]:
+    checkpoints = run_dir / "checkpoints"
+    callback = SelfPlayCallback(
+        num_players=args.num_players,
+        snapshot_every=args.snapshot_every,
+        pool_size=args.pool_size,
+        eval_every=args.eval_every,
+        eval_deals=args.eval_deals,
+        log_every=args.log_every,
+        checkpoint_every=args.checkpoint_every,
+        checkpoint_dir=checkpoints,
+        seed=args.seed,
+        snapshots=snapshots,
+        game=game,
+        options=args.options,
+        total_timesteps=args.total_timesteps,
+    )
+    screens = Screens(
+        every=args.screen_every,
+        deals=args.screen_deals,
+        patience=args.patience,
+        num_players=args.num_players,
+        game=game,
+        seed=args.seed,
+        folder=checkpoints,
+        resumed=Path(args.resume).parent if args.resume else None,
+    )
+    return callback, screens
 
 
 def _seed_torch(args: Args) -> None:
@@ -407,12 +451,14 @@ def _learner(
             envs.close()
             raise
         model.tensorboard_log = str(run_dir)
+        # The schedule of the flags given now (the checkpoint's own is what it was run with).
+        model.learning_rate = model.lr_schedule = args.learning_rate_schedule()
         return model, load_pool(pool_path(Path(args.resume)), args.num_players, game.name)
     hidden = args.hidden_layers()
     model = MaskablePPO(
         "MlpPolicy",
         envs,
-        learning_rate=args.learning_rate,
+        learning_rate=args.learning_rate_schedule(),
         n_steps=args.n_steps,
         batch_size=args.batch_size,
         n_epochs=args.n_epochs,
@@ -461,14 +507,19 @@ def _warm_start(args: Args, game: GameSpec, model: MaskablePPO) -> None:
 
 
 def _save_and_evaluate(
-    args: Args, game: GameSpec, model: MaskablePPO, summary: dict[str, Any], run_dir: Path
+    args: Args,
+    game: GameSpec,
+    model: MaskablePPO,
+    policy: NumpyPolicy,
+    summary: dict[str, Any],
+    run_dir: Path,
 ) -> Path:
-    # The player: the actor in the pickle-free format; the whole learner beside it to resume;
-    # then the duplicate arena against the hand-written opponents (added to the summary).
+    # The player (``policy``: the best screened one, or the last) in the pickle-free format;
+    # the whole learner beside it to resume; then the duplicate arena against the hand-written
+    # opponents (added to the summary).
     stem = Path(args.model_path) if args.model_path else run_dir / "model"
     stem.parent.mkdir(parents=True, exist_ok=True)
     model.save(stem.with_name(stem.name + ".zip"))
-    policy = NumpyPolicy.from_sb3(model.policy)
     player = save_policy(stem, policy, args.num_players, summary, game.name)
     print(json.dumps(summary, indent=2))
     print(f"model saved to {player}  (use it as ppo:{player})")

@@ -13,6 +13,8 @@ TINY = [
     "--eval-every", "2",
     "--eval-deals", "2",
     "--checkpoint-every", "2",
+    "--screen-every", "256",
+    "--screen-deals", "2",
     "--arena-workers", "1",
     "--rollout-workers", "1",
     "--update-threads", "1",

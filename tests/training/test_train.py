@@ -91,6 +91,33 @@ def test_resume_continues_from_a_checkpoint(tmp_path: Path) -> None:
     summary = json.loads((second / "summary.json").read_text())
     assert summary["learner_decisions"] == 512
     assert summary["trained_decisions_this_run"] == 256
+    # The screens go on against the first run's start policy, from its best screen.
+    start = [np.load(run / "checkpoints" / "screen_start.npz") for run in (first, second)]
+    assert all(np.array_equal(start[0][k], start[1][k]) for k in start[0].files)
+    first_best = json.loads((first / "summary.json").read_text())["screen"]["score"]
+    assert summary["screen"]["score"] >= first_best
+
+
+def test_the_model_is_the_best_screened_policy(tmp_path: Path) -> None:
+    result, run_dir = _train(
+        tmp_path, "--total-timesteps", "1024", "--arena-deals", "0", "--lr-schedule", "linear"
+    )
+    summary = json.loads((run_dir / "summary.json").read_text())
+    screens = summary["screens"]
+    assert [s["timesteps"] for s in screens] == [256, 512, 768, 1024]
+    assert result.stdout.count("screen at ") == 4, "every screen is a line of the log"
+    best = max(screens, key=lambda s: s["score"])
+    assert summary["screen"] == best
+    model = np.load(run_dir / "model.npz")
+    kept = np.load(run_dir / "checkpoints" / "screen_best.npz")
+    assert all(np.array_equal(model[k], kept[k]) for k in model.files)
+    meta = json.loads((run_dir / "model.json").read_text())
+    assert meta["provenance"]["screen"] == best, "the model's JSON has its screen"
+    from sb3_contrib import MaskablePPO
+
+    learner = MaskablePPO.load(run_dir / "model.zip", device="cpu")
+    assert learner.lr_schedule(1.0) == pytest.approx(2e-4)  # the default --learning-rate
+    assert learner.lr_schedule(0.0) == pytest.approx(2e-5)  # --lr-final 0.1 of it
 
 
 @pytest.mark.parametrize("num_players", [3, 5])
@@ -202,6 +229,10 @@ def test_a_bad_flag_value_is_one_line() -> None:
         ["--rollout-workers", "0"],
         ["--update-threads", "0"],
         ["--torch-threads", "-1"],
+        ["--screen-deals", "1"],
+        ["--patience", "-1"],
+        ["--lr-final", "2"],
+        ["--learning-rate", "-1"],
     ):
         result = subprocess.run(
             [sys.executable, str(ROOT / "train.py"), *flags],
