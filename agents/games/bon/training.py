@@ -35,6 +35,7 @@ RECIPE = Recipe(
         "bc_rounds": 12000,
         "bc_epochs": 4,
         "eval_deals": 100,
+        "screen_every": 100_000,  # ten screens over the run
     },
     rollouts=engine_rollouts(round_info),
     imitation=engine_imitation(),

@@ -68,6 +68,7 @@ RECIPE = Recipe(
         "ent_coef": 0.001,
         "pool_weights": "self=0.2,heuristic=0.8,random=0",
         "eval_deals": 100,
+        "screen_every": 250_000,
     },
     rollouts=engine_rollouts(round_info, engine_config),
     imitation=engine_imitation(engine_config),
