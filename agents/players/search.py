@@ -20,7 +20,7 @@ a trained policy makes the play seen so far, :mod:`agents.games.boon.inference`)
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any, NamedTuple
 
@@ -167,6 +167,12 @@ class SearchGame:
             return None
         path = params.model or default_model(num_players, self.game)
         return PPOAgent(path, num_players=num_players, game=self.game).policy
+
+    def make_player(
+        self, params: Any, seed: int | None, name: str, num_players: int
+    ) -> SearchPlayer:
+        """The game's search player with ``params`` (what ``search`` and ``expert`` build)."""
+        return SearchPlayer(self, params, seed=seed, name=name, num_players=num_players)
 
     def new_round(self, player: SearchPlayer) -> None:
         """A new round starts for ``player`` (a game that follows the play forgets it)."""
@@ -316,16 +322,25 @@ def expert_builder(game: SearchGame) -> Callable[[PlayerRequest], Agent]:
 
 def _build_search(game: SearchGame, request: PlayerRequest) -> Agent:
     params = request.params(game.params_type)
-    return SearchPlayer(
-        game, params, seed=request.seed, name=request.spec, num_players=request.num_players
-    )
+    return game.make_player(params, request.seed, request.spec, request.num_players)
+
+
+@dataclass(frozen=True)
+class ExpertOptions:
+    """What ``expert[:model=PATH]`` may change of its settings.
+
+    Attributes:
+        model: the policy file it reads the play and plays out with (empty: the shipped one).
+    """
+
+    model: str = ""
 
 
 def _build_expert(game: SearchGame, request: PlayerRequest) -> Agent:
-    request.no_arg()
+    options = request.params(ExpertOptions)
     if request.num_players not in game.expert:
         raise ValueError(f"'expert' plays {tuple(game.expert)} players, not {request.num_players}")
     params = game.expert[request.num_players]
-    return SearchPlayer(
-        game, params, seed=request.seed, name=request.spec, num_players=request.num_players
-    )
+    if options.model:
+        params = replace(params, model=options.model)
+    return game.make_player(params, request.seed, request.spec, request.num_players)

@@ -236,7 +236,8 @@ def test_resampling_follows_the_weights() -> None:
         ("search:bid_samples=-1", "bid_samples must be an integer >= 0"),
         ("search:samples=x", "samples must be int"),
         ("search:rollout=ppo,model=/nonexistent/m.npz", "/nonexistent/m.npz"),
-        ("expert:samples=3", "'expert' takes no parameters"),
+        ("expert:samples=3", r"a name among \('model',\)"),
+        ("expert:model=/nonexistent/m.npz", "/nonexistent/m.npz"),
     ],
 )
 def test_bad_search_specs_raise_one_line_errors(spec: str, message: str) -> None:

@@ -3,10 +3,14 @@ costs no playout where one action is legal, and refuses bad settings in one line
 
 from __future__ import annotations
 
+from dataclasses import replace
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 from agents.games import game_names, game_spec
+from agents.players.policy import save_policy
 from agents.players.search import SearchPlayer
 from agents.specs import make_agent
 
@@ -85,9 +89,14 @@ def test_bad_search_settings_name_the_allowed_ones(game: str, arg: str, message:
         make_agent(f"search:{arg}", num_players=3, game=game)
 
 
-def test_expert_takes_no_settings_and_names_its_table_sizes() -> None:
-    with pytest.raises(ValueError, match="'expert' takes no parameters"):
+def test_expert_takes_only_a_model_and_names_its_table_sizes(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match=r"a name among \('model',\)"):
         make_agent("expert:samples=3", num_players=3, game="bon")
+    # expert:model=PATH reads and plays out with that policy, its other settings unchanged
+    shipped = make_agent("expert", num_players=3, game="bon")
+    path = save_policy(tmp_path / "p", shipped.policy, 3, {}, "bon")
+    mine = make_agent(f"expert:model={path}", num_players=3, game="bon")
+    assert mine.params == replace(shipped.params, model=str(path))
     with pytest.raises(ValueError, match=r"'expert' plays \(3, 4, 5\) players, not 6"):
         make_agent("expert", num_players=6, game="boon")
 

@@ -346,6 +346,12 @@ class BoonSearch(SearchGame):
         self.game = "boon"
         self.expert = EXPERT
 
+    def make_player(
+        self, params: Any, seed: int | None, name: str, num_players: int
+    ) -> SearchPlayer:
+        """Boon's search player (:class:`SearchAgent`) with ``params``."""
+        return SearchAgent(params, seed=seed, name=name, num_players=num_players)
+
     def policy(self, params: Any, num_players: int) -> NumpyPolicy | None:
         """:func:`search_policy`."""
         return search_policy(params, num_players)

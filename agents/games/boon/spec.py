@@ -7,13 +7,11 @@ from agents.games.boon import bench, games
 from agents.games.boon.arena import BOON as BOON_ARENA
 from agents.games.boon.evaluator import boon_evaluator
 from agents.games.boon.heuristic import HeuristicAgent, HeuristicParams
-from agents.games.boon.players import (
-    expert_player,
-    holding_player,
-    search_player,
-)
+from agents.games.boon.players import holding_player
+from agents.games.boon.search import BOON_SEARCH
 from agents.games.boon.terminal import BoonTerminal
 from agents.players.builders import heuristic_player, ppo_player, random_player, rllib_player
+from agents.players.search import expert_builder, search_builder
 from boon_env.games import env_spec
 
 BOON = GameSpec(
@@ -22,8 +20,8 @@ BOON = GameSpec(
     players={
         "random": random_player,
         "heuristic": heuristic_player(HeuristicAgent, HeuristicParams),
-        "search": search_player,
-        "expert": expert_player,
+        "search": search_builder(BOON_SEARCH),
+        "expert": expert_builder(BOON_SEARCH),
         "ppo": ppo_player,
         "rllib": rllib_player,
         "blind": holding_player,
