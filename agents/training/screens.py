@@ -124,10 +124,9 @@ class Screens(BaseCallback):
             self.screen()
 
     def _on_training_end(self) -> None:
-        # The policy after the last update is screened too: it may be the best.
-        if self.every and (
-            not self.screens or self.screens[-1].timesteps < self.model.num_timesteps
-        ):
+        # The policy after the last update is screened too: it may be the best. (A screen at a
+        # rollout's end is always followed by an update, so none of them saw this policy.)
+        if self.every:
             self.screen()
             self.logger.dump(self.model.num_timesteps)
 

@@ -33,7 +33,7 @@ from sb3_contrib import MaskablePPO
 from agents.games import GAMES, game_names, game_spec
 from agents.games.base import GameSpec
 from agents.players.policy import ModelFileError, NumpyPolicy, load_policy, save_policy
-from agents.players.trained import PolicyAgent
+from agents.players.trained import PolicyAgent, default_model
 from agents.specs import make_agent
 from agents.training.callbacks import (
     SelfPlayCallback,
@@ -49,6 +49,7 @@ from agents.training.ppo import PPOSettings
 from agents.training.recipe import GameFlags, recipe_of
 from agents.training.screens import Screens
 from agents.training.selfplay import parse_pool_weights
+from agents.training.teacher import Teacher, TeacherSettings, teacher_spec
 
 # The default run uses two cores where there are two: the tables split between two processes,
 # and the PPO update on two torch threads (docs/training.md, "Throughput").
@@ -136,6 +137,27 @@ class Args(PPOSettings):
 
     patience: int = 6
     """Stop the run after this many screens in a row without a better one (0: never)."""
+
+    teacher: str = ""
+    """Learn from search: a search player spec (expert, search:...) that labels self-play
+    positions, reading and playing out with the current network; the network is fitted to its
+    choices and round values when learn starts and every --teacher-every decisions, PPO in
+    between ('': PPO alone)."""
+
+    teacher_every: int = 1_000_000
+    """Learner decisions between two labelling iterations of --teacher."""
+
+    teacher_rounds: int = 200
+    """Rounds of self-play the teacher labels per iteration (every seat's decisions)."""
+
+    teacher_epochs: int = 2
+    """Passes over the kept labels per iteration."""
+
+    teacher_keep: int = 4
+    """Iterations whose labels the fit uses (the last ones)."""
+
+    teacher_lr: float = 1e-4
+    """Learning rate of the fit to the teacher's labels."""
 
     resume: str = ""
     """Checkpoint .zip to continue training from (its pool too, if saved); it is unpickled,
@@ -286,6 +308,8 @@ def check_args(args: Args) -> None:
         raise ModelFileError(f"--resume: no model file at {args.resume}")
     if args.bc_teacher:
         _check_teacher(args)
+    if args.teacher:
+        _check_search_teacher(args)
     if args.init_from:
         if args.resume:
             raise ValueError("--init-from starts a new run; it cannot be combined with --resume")
@@ -309,6 +333,29 @@ def _check_opponent(args: Args) -> None:
                 "weight (e.g. --pool-weights opponent=1)"
             )
         make_agent(args.opponent, num_players=args.num_players, game=args.game)
+
+
+def _check_search_teacher(args: Args) -> None:
+    # The teacher must build on a policy file of the run's table (the shipped one stands in
+    # for the run's): a search player, not naming a model of its own.
+    for flag, count in (
+        ("--teacher-every", args.teacher_every),
+        ("--teacher-rounds", args.teacher_rounds),
+        ("--teacher-epochs", args.teacher_epochs),
+        ("--teacher-keep", args.teacher_keep),
+    ):
+        if count < 1:
+            raise ValueError(f"{flag} must be >= 1, got {count}")
+    if not args.teacher_lr > 0:
+        raise ValueError(f"--teacher-lr must be > 0, got {args.teacher_lr}")
+    spec = teacher_spec(args.teacher, default_model(args.num_players, args.game))
+    try:
+        make_agent(spec, num_players=args.num_players, game=args.game)
+    except ValueError as error:
+        raise ValueError(
+            f"--teacher {args.teacher} must be a search player that takes a model "
+            f"(expert, search:...): {error}"
+        ) from None
 
 
 def _check_teacher(args: Args) -> None:
@@ -341,14 +388,15 @@ def train(args: Args) -> Path:
     model, snapshots = _learner(args, game, envs, run_dir)
     # Self-play bookkeeping (round statistics, snapshot pool, quick evals, checkpoints) and
     # the screens that keep the best policy.
-    callback, screens = _callbacks(args, game, run_dir, snapshots)
+    callback, screens, *teacher = _callbacks(args, game, run_dir, snapshots)
     remaining = max(args.total_timesteps - model.num_timesteps, 0)
     start, cpu_start = time.time(), time.process_time()
     model.learn(
         total_timesteps=remaining,
         callback=[
+            screens,  # first: its start reference is the policy before any teacher fit
+            *teacher,
             callback,
-            screens,
             TorchThreads(args.torch_threads, args.update_threads),
             TimeLimit(args.max_seconds),
         ],
@@ -375,6 +423,8 @@ def train(args: Args) -> Path:
     }
     summary.update(recipe.summary(callback.history[-1] if callback.history else {}))
     summary.update(screens.summary())
+    for part in teacher:
+        summary.update(part.summary())
     policy = screens.best or NumpyPolicy.from_sb3(model.policy)
     player = _save_and_evaluate(args, game, model, policy, summary, run_dir)
     (run_dir / "summary.json").write_text(json.dumps(summary, indent=2))
@@ -399,7 +449,8 @@ def _tables(args: Args, game: GameSpec) -> Any:
 
 def _callbacks(
     args: Args, game: GameSpec, run_dir: Path, snapshots: list[NumpyPolicy]
-) -> tuple[SelfPlayCallback, Screens]:
+) -> list[Any]:
+    # The self-play bookkeeping, the screens and, with --teacher, the expert iteration.
     checkpoints = run_dir / "checkpoints"
     callback = SelfPlayCallback(
         num_players=args.num_players,
@@ -426,7 +477,17 @@ def _callbacks(
         folder=checkpoints,
         resumed=Path(args.resume).parent if args.resume else None,
     )
-    return callback, screens
+    if not args.teacher:
+        return [callback, screens]
+    settings = TeacherSettings(
+        args.teacher,
+        args.teacher_every,
+        args.teacher_rounds,
+        args.teacher_epochs,
+        args.teacher_keep,
+        args.teacher_lr,
+    )
+    return [callback, screens, Teacher(settings, args, game, run_dir / "teacher")]
 
 
 def _seed_torch(args: Args) -> None:

@@ -104,8 +104,9 @@ def test_the_model_is_the_best_screened_policy(tmp_path: Path) -> None:
     )
     summary = json.loads((run_dir / "summary.json").read_text())
     screens = summary["screens"]
-    assert [s["timesteps"] for s in screens] == [256, 512, 768, 1024]
-    assert result.stdout.count("screen at ") == 4, "every screen is a line of the log"
+    # every 256 decisions, and the policy after the last update
+    assert [s["timesteps"] for s in screens] == [256, 512, 768, 1024, 1024]
+    assert result.stdout.count("screen at ") == 5, "every screen is a line of the log"
     best = max(screens, key=lambda s: s["score"])
     assert summary["screen"] == best
     model = np.load(run_dir / "model.npz")
@@ -118,6 +119,25 @@ def test_the_model_is_the_best_screened_policy(tmp_path: Path) -> None:
     learner = MaskablePPO.load(run_dir / "model.zip", device="cpu")
     assert learner.lr_schedule(1.0) == pytest.approx(2e-4)  # the default --learning-rate
     assert learner.lr_schedule(0.0) == pytest.approx(2e-5)  # --lr-final 0.1 of it
+
+
+def test_a_run_learns_from_its_search_teacher(tmp_path: Path) -> None:
+    result, run_dir = _train(
+        tmp_path,
+        *("--game", "bon", "--num-players", "3", "--total-timesteps", "512"),
+        *("--arena-deals", "0", "--teacher", "expert", "--teacher-rounds", "2"),
+        *("--teacher-every", "256"),
+    )
+    iterations = json.loads((run_dir / "summary.json").read_text())["teacher"]["iterations"]
+    # when learn starts, then every 256 decisions: each on the policy of its moment
+    assert [i["timesteps"] for i in iterations] == [0, 256, 512]
+    assert result.stdout.count("teacher at ") == 3
+    for row in iterations:
+        assert row["teacher/positions"] >= 2 * 21  # two whole rounds of 7 tricks at 3 seats
+        assert row["teacher/cpu_seconds_per_position"] > 0
+        assert 0 <= row["teacher/agreement"] <= 1
+    searched = sorted(p.name for p in (run_dir / "teacher").glob("policy_*.npz"))
+    assert searched == ["policy_0.npz", "policy_256.npz", "policy_512.npz"]
 
 
 @pytest.mark.parametrize("num_players", [3, 5])
@@ -233,6 +253,9 @@ def test_a_bad_flag_value_is_one_line() -> None:
         ["--patience", "-1"],
         ["--lr-final", "2"],
         ["--learning-rate", "-1"],
+        ["--teacher", "heuristic"],
+        ["--teacher", "expert:model=x.npz"],
+        ["--teacher", "expert", "--teacher-rounds", "0"],
     ):
         result = subprocess.run(
             [sys.executable, str(ROOT / "train.py"), *flags],
