@@ -154,17 +154,18 @@ def test_arena_save_writes_a_line_per_round(tmp_path: Path) -> None:
 
 def test_an_agent_choosing_an_illegal_action_is_a_bug_with_a_traceback(monkeypatch) -> None:
     # A user's mistake is one line; a player breaking the rules is a bug and must not be hidden.
-    import agents.cli.commands
+    import agents.cli.common
+    from agents.cli import main
     from agents.players.random_agent import RandomAgent
 
     class Cheater(RandomAgent):
         def act(self, observation, action_mask):
             return int(np.flatnonzero(np.asarray(action_mask) == 0)[0])
 
-    monkeypatch.setattr(agents.cli.commands, "make_agent", lambda spec, **kw: Cheater(name=spec))
+    monkeypatch.setattr(agents.cli.common, "make_agent", lambda spec, **kw: Cheater(name=spec))
     monkeypatch.setattr("builtins.input", lambda prompt: "1")  # the person plays on
     with pytest.raises(ValueError, match="illegal action"):
-        agents.cli.commands.main(["play", "--seat", "0", "--rounds", "1", "--seed", "1"])
+        main(["play", "--seat", "0", "--rounds", "1", "--seed", "1"])
 
 
 def test_the_command_runs_its_blas_on_one_thread_unless_told_otherwise() -> None:

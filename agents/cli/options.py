@@ -1,0 +1,126 @@
+"""The options more than one ``boon`` command takes, each declared once here: a command module
+adds the ones it takes, with its own help line where the option means something of its own
+there (``--seed`` seeds the deals in ``boon arena``, the training in ``boon exploit``)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TypeAlias
+
+from agents import argtypes
+from agents.games import GAMES, game_names
+
+# What a command module adds its parser to (argparse's own class has no public name).
+Commands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+
+SPEC_HELP = (
+    "agent spec: random, heuristic[:name=value,...], search[:samples=N,rollout=ppo,...], "
+    "expert, ppo[:path/to/model.npz]; Boon also search:inference=ppo, rllib:CHECKPOINT_DIR, "
+    "cautious:K:SPEC, ... (docs/cli.md)"
+)
+OPPONENTS_HELP = f"one spec for every opponent, or one per opponent seat; {SPEC_HELP}"
+
+
+def add_game(parser: argparse.ArgumentParser) -> None:
+    """``--game``: one of the registered games, the first by default."""
+    names = game_names()
+    parser.add_argument(
+        "--game", choices=names, default=names[0], help=f"the game (default {names[0]})"
+    )
+
+
+def add_specs(
+    parser: argparse.ArgumentParser, name: str, help: str, many: bool = False, **kwargs: object
+) -> None:
+    """An option naming agents by spec (``--agents``, ``--opponents``, ``--target``): one spec,
+    or with ``many`` one or more."""
+    if many:
+        kwargs["nargs"] = "+"
+    parser.add_argument(name, metavar="SPEC", help=help, **kwargs)  # type: ignore[arg-type]
+
+
+def add_players(parser: argparse.ArgumentParser, help: str, name: str = "--players") -> None:
+    """The table size (``None`` when not given: the game's default)."""
+    parser.add_argument(name, type=argtypes.count, default=None, help=help)
+
+
+def add_seat(parser: argparse.ArgumentParser, help: str, default: int | None = None) -> None:
+    """``--seat``: a seat of the table."""
+    parser.add_argument("--seat", type=argtypes.size, default=default, help=help)
+
+
+def add_deals(parser: argparse.ArgumentParser, help: str, default: int | None = None) -> None:
+    """``--deals``: how many deals (``None`` when not given: the command's own default)."""
+    parser.add_argument("--deals", type=argtypes.count, default=default, help=help)
+
+
+def add_seed(
+    parser: argparse.ArgumentParser, help: str, default: int | None = 0, name: str = "--seed"
+) -> None:
+    """``--seed`` (or another seed option, ``--eval-seed``)."""
+    parser.add_argument(name, type=argtypes.seed, default=default, help=help)
+
+
+def add_workers(
+    parser: argparse.ArgumentParser, help: str = "worker processes (default 1)"
+) -> None:
+    """``--workers``: worker processes."""
+    parser.add_argument("--workers", type=argtypes.workers, default=1, help=help)
+
+
+def add_json(
+    parser: argparse.ArgumentParser, help: str = "print one JSON object", to_file: bool = False
+) -> None:
+    """``--json``: the report as one JSON object; with ``to_file``, ``--json PATH`` writes it
+    there and ``--json`` alone is ``"-"`` (stdout)."""
+    if to_file:
+        parser.add_argument("--json", nargs="?", const="-", metavar="PATH", help=help)
+    else:
+        parser.add_argument("--json", action="store_true", help=help)
+
+
+def add_seconds(parser: argparse.ArgumentParser, name: str, default: int, what: str) -> None:
+    """A positive duration in seconds."""
+    parser.add_argument(
+        name,
+        type=argtypes.positive_seconds,
+        default=float(default),
+        metavar="SECONDS",
+        help=f"{what} (default {default})",
+    )
+
+
+def add_trust_pickle(parser: argparse.ArgumentParser) -> None:
+    """``--trust-pickle``: allow the specs whose files are unpickled."""
+    parser.add_argument(
+        "--trust-pickle",
+        action="store_true",
+        help="allow ppo:FILE.zip specs (stable-baselines3 saves, which are unpickled: loading "
+        "one runs code from the file; only for files you trust)",
+    )
+
+
+def add_variance(parser: argparse.ArgumentParser) -> None:
+    """``--variance-reduction`` and its ``--reference-deals``."""
+    parser.add_argument(
+        "--variance-reduction",
+        action="store_true",
+        help="also report means with a control variate taken out, predicted from each round's "
+        "opening (Boon: the pick decisions); unbiased, narrower intervals (docs/agents.md, "
+        "'Variance reduction')",
+    )
+    parser.add_argument(
+        "--reference-deals",
+        type=argtypes.count,
+        default=None,
+        metavar="M",
+        help="with --variance-reduction, the reference deals played as far as their openings "
+        "to measure the control variate's mean (default 4 per deal)",
+    )
+
+
+def player_counts() -> str:
+    """Every game's table sizes, for a help line: ``Boon 3-5; B.O.N 3-5; ...``."""
+    return "; ".join(
+        f"{spec.title} {spec.player_counts[0]}-{spec.player_counts[-1]}" for spec in GAMES.values()
+    )
