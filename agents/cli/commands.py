@@ -900,36 +900,29 @@ def _run_serve(args: argparse.Namespace) -> int:
     players = game.default_players if args.players is None else args.players
     _check_players(game, "--players", players)
     try:
-        from agents.web import app as web  # the web extra; only this command needs it
+        from agents.web.app import open_table  # the web extra; only this command needs it
     except ImportError as error:
         raise UsageError(f"needs the web extra: pip install 'boon-env[web]' ({error})") from None
-    names = web.host_names(args.host)
     try:
-        app = web.create_app(
-            players,
-            args.opponents,
-            args.replay,
+        table = open_table(
+            args.host,
+            args.port,
+            players=players,
+            opponents=args.opponents,
+            replay=args.replay,
+            replay_dir=args.replay_dir,
+            game=args.game,
             seed=args.seed,
             start_timeout=args.start_timeout,
             idle_timeout=args.idle_timeout,
             max_games=args.max_games,
             max_games_per_client=args.max_games_per_client,
-            game=args.game,
-            replay_dir=args.replay_dir or None,
-            allowed_hosts=names,
             coach=not args.no_coach,
             coach_budget=args.coach_budget,
         )
-        listener = web.listen(args.host, args.port)
     except ValueError as error:  # a bad spec, replay file or address
         raise UsageError(str(error)) from None
-    what = f"replay of {args.replay}" if args.replay else f"{game.title} table"
-    print(f"{what} at {web.url_of(listener)} (Ctrl+C to stop)", flush=True)
-    if args.replay_dir and not args.replay:
-        print(f"finished rounds are saved in {args.replay_dir}", flush=True)
-    if "*" in names:
-        print(f"warning: listening on {args.host}: anyone who can reach it can use this table")
-    web.run(app, listener)
+    table.serve()
     return 0
 
 

@@ -147,11 +147,6 @@ class BonWeb(WebGame):
         """Scores."""
         return list(game.scores)
 
-    def game_over(self, game: Game) -> tuple[bool, list[int]]:
-        """A score reached the target (or the round cap)."""
-        over = game.is_over or game.is_truncated
-        return over, list(game.winners) if over else []
-
     def action_name(self, action: int) -> str:
         """A card's name, ``"pass"`` for a Pass card."""
         return card_name(action)

@@ -167,11 +167,6 @@ class BoynWeb(WebGame):
         """Totals (the lowest wins)."""
         return list(game.totals)
 
-    def game_over(self, game: Game) -> tuple[bool, list[int]]:
-        """A total reached the limit, or a round was cut short."""
-        over = game.is_over or game.is_truncated
-        return over, list(game.winners) if over else []
-
     def move_event(self, state: Round, seat: int, action: int, shown: Collection[int]) -> dict:
         """The card played, and how (a Jack's suit, a Queen's swap)."""
         name = action_name(action)
