@@ -44,6 +44,7 @@ from agents.players.base import Agent  # noqa: E402
 from agents.players.policy import ModelFileError  # noqa: E402
 from agents.players.trained import TRUST_PICKLE  # noqa: E402
 from agents.specs import make_agent  # noqa: E402
+from agents.web import start as web_start  # noqa: E402
 from boon_env.games import load  # noqa: E402
 
 _SPEC_HELP = (
@@ -169,7 +170,7 @@ def _build_parser() -> argparse.ArgumentParser:
         help="write every round played as one JSON line (the reset options, seats, actions, info)",
     )
     _add_variance_options(arena)
-    _add_trust_option(arena)
+    argtypes.add_trust_option(arena)
     arena.set_defaults(run=_run_arena)
 
     compare = commands.add_parser(
@@ -244,74 +245,11 @@ def _build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="ask for your move even when only one is legal (default: it is played for you)",
     )
-    _add_trust_option(play)
+    argtypes.add_trust_option(play)
     play.set_defaults(run=_run_play)
 
-    serve = commands.add_parser(
-        "serve",
-        help="play in the browser, or step through a replay",
-        description="Serve a web table on this machine: open the printed address to play whole "
-        "games against agents (with a coach), or, with --replay, to step through the rounds of "
-        "a 'boon arena --save' file with every hand shown. Needs the 'web' extra.",
-    )
-    serve.add_argument("--host", default="127.0.0.1", help="address (default 127.0.0.1)")
-    serve.add_argument(
-        "--port", type=argtypes.port, default=8000, help="port (default 8000; 0: any free)"
-    )
-    _add_game_option(serve)
-    # Without --game: the page starts with the default game, and a replay shows its own game.
-    serve.set_defaults(game=None)
-    serve.add_argument("--players", type=argtypes.count, default=None, help="players (default 4)")
-    serve.add_argument(
-        "--opponents",
-        nargs="+",
-        default=["heuristic"],
-        metavar="SPEC",
-        help=f"one spec for every opponent, or one per opponent seat; {_SPEC_HELP}",
-    )
-    serve.add_argument("--replay", metavar="FILE.jsonl", help="a 'boon arena --save' file")
-    serve.add_argument(
-        "--replay-dir",
-        default=str(_default_replay_dir()),
-        metavar="DIR",
-        help="save every game's finished rounds here, a replay file per game "
-        "(default %(default)s; '' saves nothing)",
-    )
-    serve.add_argument(
-        "--seed", type=argtypes.seed, default=None, help="seed of the deals and the agents"
-    )
-    _seconds_option(
-        serve, "--start-timeout", 60, "close a connection that starts no game within this long"
-    )
-    _seconds_option(
-        serve,
-        "--idle-timeout",
-        300,
-        "drop a game, and close its connection, after this long without a move",
-    )
-    serve.add_argument(
-        "--max-games", type=argtypes.count, default=64, help="games open at once (default 64)"
-    )
-    serve.add_argument(
-        "--max-games-per-client",
-        type=argtypes.count,
-        default=8,
-        metavar="N",
-        help="games open at once from one client address (default 8)",
-    )
-    serve.add_argument(
-        "--no-coach",
-        action="store_true",
-        help="turn the coach off (no advice, no review of a finished round's decisions)",
-    )
-    _seconds_option(
-        serve,
-        "--coach-budget",
-        120,
-        "CPU seconds the coach may think about each game, in all; it thinks in a thread of "
-        "its own, a few questions at a time",
-    )
-    _add_trust_option(serve)
+    serve = commands.add_parser("serve", help=web_start.HELP, description=web_start.DESCRIPTION)
+    web_start.add_options(serve)  # the web table's own options, also `python -m agents.web`'s
     serve.set_defaults(run=_run_serve)
 
     tournament = commands.add_parser(
@@ -350,7 +288,7 @@ def _build_parser() -> argparse.ArgumentParser:
         "--plot", metavar="PATH.png", help="save the ratings and margins plot (needs matplotlib)"
     )
     _add_variance_options(tournament)
-    _add_trust_option(tournament)
+    argtypes.add_trust_option(tournament)
     tournament.set_defaults(run=_run_tournament)
 
     exploit = commands.add_parser(
@@ -441,7 +379,7 @@ def _build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="print one JSON object (training's output goes to stderr)",
     )
-    _add_trust_option(exploit)
+    argtypes.add_trust_option(exploit)
     exploit.set_defaults(run=_run_exploit)
     advise_parser = commands.add_parser(
         "advise",
@@ -522,7 +460,7 @@ def _build_parser() -> argparse.ArgumentParser:
         "Leasters); reports how often picking wins, wins double and loses (default 500 deals)",
     )
     advise_parser.add_argument("--json", action="store_true", help="print one JSON object")
-    _add_trust_option(advise_parser)
+    argtypes.add_trust_option(advise_parser)
     advise_parser.set_defaults(run=_run_advise)
 
     bench_parser = commands.add_parser(
@@ -533,25 +471,6 @@ def _build_parser() -> argparse.ArgumentParser:
     bench.add_arguments(bench_parser)
     bench_parser.set_defaults(run=_run_bench)
     return parser
-
-
-def _seconds_option(parser: argparse.ArgumentParser, name: str, default: int, what: str) -> None:
-    parser.add_argument(
-        name,
-        type=argtypes.positive_seconds,
-        default=float(default),
-        metavar="SECONDS",
-        help=f"{what} (default {default})",
-    )
-
-
-def _add_trust_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--trust-pickle",
-        action="store_true",
-        help="allow ppo:FILE.zip specs (stable-baselines3 saves, which are unpickled: loading "
-        "one runs code from the file; only for files you trust)",
-    )
 
 
 def _add_variance_options(parser: argparse.ArgumentParser) -> None:
@@ -889,38 +808,10 @@ def _run_replay_review(args: argparse.Namespace) -> int:
 
 
 # -------------------------------------------------------------------------------------- serve
-def _default_replay_dir() -> Path:
-    """Where ``boon serve`` saves games' rounds: the user's cache folder."""
-    cache = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(cache) / "boon" / "replays"
-
-
 def _run_serve(args: argparse.Namespace) -> int:
-    game = _game(args, "web", "the browser table")
-    players = game.default_players if args.players is None else args.players
-    _check_players(game, "--players", players)
     try:
-        from agents.web.app import open_table  # the web extra; only this command needs it
-    except ImportError as error:
-        raise UsageError(f"needs the web extra: pip install 'boon-env[web]' ({error})") from None
-    try:
-        table = open_table(
-            args.host,
-            args.port,
-            players=players,
-            opponents=args.opponents,
-            replay=args.replay,
-            replay_dir=args.replay_dir,
-            game=args.game,
-            seed=args.seed,
-            start_timeout=args.start_timeout,
-            idle_timeout=args.idle_timeout,
-            max_games=args.max_games,
-            max_games_per_client=args.max_games_per_client,
-            coach=not args.no_coach,
-            coach_budget=args.coach_budget,
-        )
-    except ValueError as error:  # a bad spec, replay file or address
+        table = web_start.open_from(args)
+    except ValueError as error:  # a bad game, table size, spec, replay file or address
         raise UsageError(str(error)) from None
     table.serve()
     return 0

@@ -171,9 +171,10 @@ class WebGame(ABC):
             ValueError: it names no action.
         """
 
-    @abstractmethod
     def legal_mask(self, state: Any) -> int:
-        """The legal actions of the seat to act, as a bitmask over action ids."""
+        """The legal actions of the seat to act, as a bitmask over action ids (the round's
+        ``legal_mask()``)."""
+        return state.legal_mask()
 
     # ------------------------------------------------------------------ scoring
     @abstractmethod

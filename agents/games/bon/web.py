@@ -161,10 +161,6 @@ class BonWeb(WebGame):
             raise ValueError(f"action must be a card name or 'pass', got {text!r}")
         return parse_card(text)
 
-    def legal_mask(self, state: Round) -> int:
-        """The round's legal mask."""
-        return state.legal_mask()
-
     def summary(
         self, info: dict[str, Any], state: Round, names: Sequence[str], shown: Collection[int]
     ) -> dict[str, Any]:

@@ -300,10 +300,6 @@ class BoonWeb(WebGame):
         """:func:`parse_action`."""
         return parse_action(text)
 
-    def legal_mask(self, state: Round) -> int:
-        """The round's legal mask."""
-        return state.legal_mask()
-
     def summary(
         self, info: dict[str, Any], state: Round, names: Sequence[str], shown: Collection[int]
     ) -> dict[str, Any]:

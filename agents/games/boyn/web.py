@@ -193,10 +193,6 @@ class BoynWeb(WebGame):
             raise ValueError(f"action must be a card's name (and how it is played), got {text!r}")
         return parse_action(text)
 
-    def legal_mask(self, state: Round) -> int:
-        """The round's legal mask."""
-        return state.legal_mask()
-
     def summary(
         self, info: dict[str, Any], state: Round, names: Sequence[str], shown: Collection[int]
     ) -> dict[str, Any]:
