@@ -5,11 +5,13 @@ and its start-up.
 :class:`~agents.web.session.GameSession` of any game served in the browser (the registry's
 games with a ``web`` entry), against the opponents named on the command line or chosen in the
 page, or, with ``replay``, the viewer of a recorded file of any of them. Nothing here names a
-game. The package is split by role: the open games (:mod:`~agents.web.store`), the coach's
-thread (:mod:`~agents.web.coach`), what the handlers share (:mod:`~agents.web.server`), the
-WebSocket protocol (:mod:`~agents.web.protocol`), the addresses (:mod:`~agents.web.routes`) and
-the checks and limits on clients (:mod:`~agents.web.security`). :func:`run` serves the app
-under uvicorn, on a socket from :func:`listen`.
+game. The package is split by role: the games served (:mod:`~agents.web.catalog`), the open
+games (:mod:`~agents.web.store`), the coach's thread (:mod:`~agents.web.coach`), what the
+handlers share (:mod:`~agents.web.server`), the WebSocket protocol
+(:mod:`~agents.web.protocol`), the addresses (:mod:`~agents.web.routes`), the checks and limits
+on clients (:mod:`~agents.web.security`) and the command line's options
+(:mod:`~agents.web.start`). :func:`open_table` readies the table that ``boon serve`` serves;
+:func:`run` serves an app under uvicorn, on a socket from :func:`listen`.
 """
 
 from __future__ import annotations
