@@ -1,4 +1,5 @@
-"""Argument types that range-check every number on the ``boon`` command line.
+"""Argument types that range-check every number on the ``boon`` command line, and the one
+option every command that loads agents shares (``--trust-pickle``).
 
 Each is an ``argparse`` ``type=``: a value out of range is argparse's one-line usage error
 naming the option (exit 2), never a traceback from deep inside a run.
@@ -57,3 +58,15 @@ count = int_range(1, MAX_COUNT)  # how many of something: at least one
 size = int_range(0, MAX_COUNT)  # how many, where none is allowed (warm-start rounds)
 port = int_range(0, 65535)
 workers = int_range(1, 1024)  # worker processes
+
+
+def add_trust_option(parser: argparse.ArgumentParser) -> None:
+    """Declare ``--trust-pickle`` on ``parser``: the user trusts the pickled model files
+    (``ppo:FILE.zip``) named on its command line. A command given it sets
+    ``BOON_TRUST_PICKLE=1`` (``agents.players.trained.TRUST_PICKLE``)."""
+    parser.add_argument(
+        "--trust-pickle",
+        action="store_true",
+        help="allow ppo:FILE.zip specs (stable-baselines3 saves, which are unpickled: loading "
+        "one runs code from the file; only for files you trust)",
+    )

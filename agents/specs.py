@@ -23,6 +23,15 @@ from __future__ import annotations
 from agents.games import game_spec
 from agents.players.base import Agent, PlayerRequest
 
+SPEC_HELP = (
+    "agent spec: random, heuristic[:name=value,...], search[:samples=N,rollout=ppo,...], "
+    "expert, ppo[:path/to/model.npz]; Boon also search:inference=ppo, rllib:CHECKPOINT_DIR, "
+    "cautious:K:SPEC, ... (docs/cli.md)"
+)
+"""What a command line's help says of agent specs."""
+OPPONENTS_HELP = f"one spec for every opponent, or one per opponent seat; {SPEC_HELP}"
+"""The help of an option naming the opponents (``--opponents``)."""
+
 
 def make_agent(
     spec: str, seed: int | None = None, num_players: int = 4, game: str | None = None

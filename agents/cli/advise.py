@@ -10,6 +10,7 @@ from agents import argtypes
 from agents.cli import common, options
 from agents.cli.common import UsageError
 from agents.eval.review import read_saved_rounds, review_play, review_saved
+from agents.specs import SPEC_HELP
 from boon_env.games import load
 
 
@@ -46,7 +47,7 @@ def add_parser(commands: options.Commands) -> None:
         "Leasters); reports how often picking wins, wins double and loses (default 500 deals)",
     )
     options.add_json(parser)
-    options.add_trust_pickle(parser)
+    argtypes.add_trust_option(parser)
     parser.set_defaults(run=run)
 
 
@@ -68,7 +69,7 @@ def _add_review(parser: argparse.ArgumentParser) -> None:
         parser,
         "--agent",
         "hand advice: the player in every seat; review: the agent reviewed (default "
-        f"heuristic; with --replay, default every seat); {options.SPEC_HELP}",
+        f"heuristic; with --replay, default every seat); {SPEC_HELP}",
         default=None,
     )
     options.add_specs(

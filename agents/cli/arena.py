@@ -10,6 +10,7 @@ from agents.cli import common, options
 from agents.cli.common import UsageError
 from agents.eval.arena import run_arena
 from agents.eval.game_arena import DEFAULT_MAX_ROUNDS, run_game_arena
+from agents.specs import SPEC_HELP
 
 
 def add_parser(commands: options.Commands) -> None:
@@ -21,9 +22,7 @@ def add_parser(commands: options.Commands) -> None:
         "agent spec, the mean result per round in the game's unit (Boon: Victory Cards, the "
         "rounds' uncapped value; B.O.N: points) with a 95% confidence interval over deals.",
     )
-    options.add_specs(
-        parser, "--agents", f"one per seat; {options.SPEC_HELP}", many=True, required=True
-    )
+    options.add_specs(parser, "--agents", f"one per seat; {SPEC_HELP}", many=True, required=True)
     options.add_deals(parser, "deals to play (default 1000)")
     options.add_game(parser)
     parser.add_argument(
@@ -55,7 +54,7 @@ def add_parser(commands: options.Commands) -> None:
         help="write every round played as one JSON line (the reset options, seats, actions, info)",
     )
     options.add_variance(parser)
-    options.add_trust_pickle(parser)
+    argtypes.add_trust_option(parser)
     parser.set_defaults(run=run)
 
 

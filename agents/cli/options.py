@@ -13,13 +13,6 @@ from agents.games import GAMES, game_names
 # What a command module adds its parser to (argparse's own class has no public name).
 Commands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
-SPEC_HELP = (
-    "agent spec: random, heuristic[:name=value,...], search[:samples=N,rollout=ppo,...], "
-    "expert, ppo[:path/to/model.npz]; Boon also search:inference=ppo, rllib:CHECKPOINT_DIR, "
-    "cautious:K:SPEC, ... (docs/cli.md)"
-)
-OPPONENTS_HELP = f"one spec for every opponent, or one per opponent seat; {SPEC_HELP}"
-
 
 def add_game(parser: argparse.ArgumentParser) -> None:
     """``--game``: one of the registered games, the first by default."""
@@ -87,16 +80,6 @@ def add_seconds(parser: argparse.ArgumentParser, name: str, default: int, what: 
         default=float(default),
         metavar="SECONDS",
         help=f"{what} (default {default})",
-    )
-
-
-def add_trust_pickle(parser: argparse.ArgumentParser) -> None:
-    """``--trust-pickle``: allow the specs whose files are unpickled."""
-    parser.add_argument(
-        "--trust-pickle",
-        action="store_true",
-        help="allow ppo:FILE.zip specs (stable-baselines3 saves, which are unpickled: loading "
-        "one runs code from the file; only for files you trust)",
     )
 
 

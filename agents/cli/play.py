@@ -8,6 +8,7 @@ import argparse
 from agents import argtypes
 from agents.cli import common, options
 from agents.games.terminal import play_game
+from agents.specs import OPPONENTS_HELP
 
 
 def add_parser(commands: options.Commands) -> None:
@@ -22,7 +23,7 @@ def add_parser(commands: options.Commands) -> None:
     options.add_specs(
         parser,
         "--opponents",
-        f"{options.OPPONENTS_HELP} (bare 'ppo' is the shipped model for the table size)",
+        f"{OPPONENTS_HELP} (bare 'ppo' is the shipped model for the table size)",
         many=True,
         default=["heuristic"],
     )
@@ -43,7 +44,7 @@ def add_parser(commands: options.Commands) -> None:
         action="store_true",
         help="ask for your move even when only one is legal (default: it is played for you)",
     )
-    options.add_trust_pickle(parser)
+    argtypes.add_trust_option(parser)
     parser.set_defaults(run=run)
 
 

@@ -8,9 +8,11 @@ import importlib.util
 import json
 from pathlib import Path
 
+from agents import argtypes
 from agents.cli import common, options
 from agents.cli.common import UsageError
 from agents.eval.tournament import plot_report, run_tournament
+from agents.specs import SPEC_HELP
 
 
 def add_parser(commands: options.Commands) -> None:
@@ -23,9 +25,7 @@ def add_parser(commands: options.Commands) -> None:
         "the game's unit per round (least squares on the pair margins, mean 0), with 95% "
         "confidence intervals over deals. Method: docs/agents.md, 'Tournament'.",
     )
-    options.add_specs(
-        parser, "--agents", f"2 or more; {options.SPEC_HELP}", many=True, required=True
-    )
+    options.add_specs(parser, "--agents", f"2 or more; {SPEC_HELP}", many=True, required=True)
     options.add_game(parser)
     options.add_players(parser, "table size (default 4)")
     options.add_deals(parser, "deals per line-up (default 100)", default=100)
@@ -41,7 +41,7 @@ def add_parser(commands: options.Commands) -> None:
         "--plot", metavar="PATH.png", help="save the ratings and margins plot (needs matplotlib)"
     )
     options.add_variance(parser)
-    options.add_trust_pickle(parser)
+    argtypes.add_trust_option(parser)
     parser.set_defaults(run=run)
 
 

@@ -1,10 +1,11 @@
 """What the browser table needs of a game: a :class:`WebGame`, which each game's package
 implements (``agents/games/<game>/web.py``) and names in its spec's ``web`` field.
 
-The server (:mod:`agents.web.app`), the session (:mod:`agents.web.session`) and the replay
-viewer (:mod:`agents.web.replay`) talk to games only through this interface; none of them names
-a game. Everything a :class:`WebGame` returns is JSON-ready and shows a seat only what that
-seat may see (the ``shown`` seats' hands; every hand in a replay).
+The server (:mod:`agents.web.app` and the modules it assembles), the session
+(:mod:`agents.web.session`) and the replay viewer (:mod:`agents.web.replay`) talk to games only
+through this interface; none of them names a game. Everything a :class:`WebGame` returns is
+JSON-ready and shows a seat only what that seat may see (the ``shown`` seats' hands; every hand
+in a replay).
 
 On the wire a card is its name in the game (``"gold 14"``, ``"pass"``, ``"queen of spades"``),
 an action is its name (a card name, ``"pick"``, ``"jack of clubs naming hearts"``), seats are
@@ -128,9 +129,12 @@ class WebGame(ABC):
     def standing(self, game: Any) -> list[int]:
         """Each seat's score in the game so far (Victory Cards, points, totals)."""
 
-    @abstractmethod
     def game_over(self, game: Any) -> tuple[bool, list[int]]:
-        """Whether the game ended (or was cut short), and then its winners."""
+        """Whether the game ended (``game.is_over``: by its own rule, such as a score reaching
+        the target) or was cut short (``game.is_truncated``: the round cap), and then its
+        winners (``game.winners``)."""
+        over = game.is_over or game.is_truncated
+        return over, list(game.winners) if over else []
 
     def move_event(self, state: Any, seat: int, action: int, shown: Collection[int]) -> dict:
         """What a client is told of ``seat``'s ``action`` in ``state`` (before it is applied)."""
@@ -167,9 +171,10 @@ class WebGame(ABC):
             ValueError: it names no action.
         """
 
-    @abstractmethod
     def legal_mask(self, state: Any) -> int:
-        """The legal actions of the seat to act, as a bitmask over action ids."""
+        """The legal actions of the seat to act, as a bitmask over action ids (the round's
+        ``legal_mask()``)."""
+        return state.legal_mask()
 
     # ------------------------------------------------------------------ scoring
     @abstractmethod

@@ -2,7 +2,7 @@
 
 import sys
 
-from agents.cli.commands import main
+from agents.web.start import main
 
 if __name__ == "__main__":
-    sys.exit(main(["serve", *sys.argv[1:]]))
+    sys.exit(main())

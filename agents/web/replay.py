@@ -24,7 +24,7 @@ from typing import Any
 from agents import untrusted
 from agents.games import game_spec
 from agents.games.web import WebGame
-from agents.web.games import web_game, web_games
+from agents.web.catalog import web_game, web_games
 from agents.web.session import RefusedError
 
 # A round's line nests 5 deep (the info's tricks); no round has more actions than this.

@@ -214,8 +214,21 @@ def assert_tables_fit(page: Page) -> None:
     assert not cut, f"tables cut off: {cut}"
 
 
-@pytest.mark.parametrize("screen", list(VIEWPORTS))
-@pytest.mark.parametrize("game", ["boon", "bon", "boyn"])
+def close_with_escape(page: Page, panel: str) -> None:
+    """Esc closes the open ``panel``."""
+    page.keyboard.press("Escape")
+    expect(page.locator(panel)).to_be_hidden()
+
+
+SCREENS = list(VIEWPORTS)
+GAMES = ["boon", "bon", "boyn"]
+# A test run for every game on every screen.
+every_game_and_screen = pytest.mark.parametrize(
+    ("game", "screen"), [(game, screen) for screen in SCREENS for game in GAMES]
+)
+
+
+@every_game_and_screen
 def test_a_whole_round_of_every_game_by_tapping(browser, table_url, tmp_path, game, screen):
     page, errors = open_page(browser, f"{table_url}/?delay=0&game={game}&seed=11", screen)
     expect(page.locator("#game-title")).not_to_have_text("Card table")
@@ -305,8 +318,7 @@ def test_the_rules_panel_shows_the_games_rules(browser, table_url):
     expect(page.locator("#rules-text")).to_contain_text("colour tower")
     expect(page.locator("#rules-text table").first).to_be_visible()
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-    page.keyboard.press("Escape")
-    expect(page.locator("#rules")).to_be_hidden()
+    close_with_escape(page, "#rules")
     assert errors == []
 
 
@@ -352,12 +364,7 @@ def test_replays_of_the_other_games_show_on_a_phone(browser, tmp_path, game):
         assert errors == []
 
 
-SCREENS = list(VIEWPORTS)
-GAMES = ["boon", "bon", "boyn"]
-
-
-@pytest.mark.parametrize("screen", SCREENS)
-@pytest.mark.parametrize("game", GAMES)
+@every_game_and_screen
 def test_replays_show_every_hand_without_overlaps(browser, tmp_path, game, screen):
     path = tmp_path / f"{game}.jsonl"
     run_arena(["heuristic", "random", "heuristic", "random"], deals=1, seed=2, save=path, game=game)
@@ -376,13 +383,11 @@ def test_replays_show_every_hand_without_overlaps(browser, tmp_path, game, scree
         page.locator("#step-slider").fill(str(steps))
         expect(page.locator("#summary")).to_be_visible()
         assert_tables_fit(page)
-        page.keyboard.press("Escape")
-        expect(page.locator("#summary")).to_be_hidden()
+        close_with_escape(page, "#summary")
         assert errors == []
 
 
-@pytest.mark.parametrize("screen", SCREENS)
-@pytest.mark.parametrize("game", GAMES)
+@every_game_and_screen
 def test_the_rules_panel_reads_for_players_and_opens_at_the_top(browser, table_url, game, screen):
     page, errors = open_page(browser, f"{table_url}/?delay=0&game={game}", screen)
     expect(page.locator("#hand .card").first).to_be_visible()
@@ -396,13 +401,11 @@ def test_the_rules_panel_reads_for_players_and_opens_at_the_top(browser, table_u
     assert "**" not in words and "[decided" not in words and ".py" not in words
     assert text.locator("code").count() == 0 and text.locator("strong").count() > 0
     assert_tables_fit(page)
-    page.keyboard.press("Escape")
-    expect(page.locator("#rules")).to_be_hidden()
+    close_with_escape(page, "#rules")
     assert errors == []
 
 
-@pytest.mark.parametrize("screen", SCREENS)
-@pytest.mark.parametrize("game", GAMES)
+@every_game_and_screen
 def test_the_coach_speaks_plainly_on_the_first_screen(browser, table_url, tmp_path, game, screen):
     page, errors = open_page(browser, f"{table_url}/?delay=0&game={game}&seed=5&coach", screen)
     expect(page.locator("#coach")).to_be_checked()
@@ -424,8 +427,7 @@ def test_the_coach_speaks_plainly_on_the_first_screen(browser, table_url, tmp_pa
 def test_esc_closes_the_round_summary_and_a_bar_brings_it_back(browser, table_url):
     page, errors = open_page(browser, f"{table_url}/?delay=0&game=bon&seed=11", "phone")
     play_round(page, "phone")
-    page.keyboard.press("Escape")
-    expect(page.locator("#summary")).to_be_hidden()
+    close_with_escape(page, "#summary")
     expect(page.locator("#round-over")).to_be_visible()
     press(page.locator("#round-over-summary"), "phone")
     expect(page.locator("#summary")).to_be_visible()

@@ -4,6 +4,7 @@ real server process that prints its address and serves the page until interrupte
 from __future__ import annotations
 
 import ast
+import contextlib
 import signal
 import socket
 import subprocess
@@ -14,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from agents.cli.commands import main
+from agents.web import start
 
 REPLAY = Path(__file__).parents[1] / "data" / "replay_4p.jsonl"
 
@@ -70,6 +72,27 @@ def test_help_names_the_limits_and_their_defaults(capsys):
     assert "--max-games-per-client N games open at once from one client address" in text
 
 
+def test_python_m_agents_web_tells_a_mistake_in_one_line(capsys):
+    for argv, wanted in (
+        (["--players", "9"], "--players: a Boon table has 3-5 players, got 9"),
+        (["--port", "x"], "argument --port: must be an integer 0-65535"),
+    ):
+        with contextlib.suppress(SystemExit):  # argparse exits on what it refuses itself
+            assert start.main(argv) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("python -m agents.web: error: ") and err.count("\n") == 1, err
+        assert wanted in err
+
+
+def test_python_m_agents_web_has_the_options_of_boon_serve(capsys):
+    with pytest.raises(SystemExit):
+        main(["serve", "--help"])
+    served = capsys.readouterr().out.split("options:")[1]
+    with pytest.raises(SystemExit):
+        start.main(["--help"])
+    assert capsys.readouterr().out.split("options:")[1] == served
+
+
 @pytest.mark.parametrize("replay", [False, True])
 def test_the_server_prints_its_address_serves_and_stops_on_ctrl_c(replay):
     extra = ["--replay", str(REPLAY)] if replay else ["--players", "3", "--seed", "1"]
@@ -92,6 +115,17 @@ def test_the_server_prints_its_address_serves_and_stops_on_ctrl_c(replay):
         finally:
             if process.poll() is None:
                 process.kill()
+
+
+def test_the_web_package_imports_nothing_of_the_command_line():
+    # The command line starts the web table (boon serve), never the other way round.
+    root = Path(__file__).resolve().parents[2]
+    for path in sorted((root / "agents" / "web").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import | ast.ImportFrom):
+                module = f"{node.module}." if isinstance(node, ast.ImportFrom) else ""
+                names = [module + alias.name for alias in node.names]
+                assert not any(name.split(".")[:2] == ["agents", "cli"] for name in names), path
 
 
 def test_only_the_web_app_imports_the_web_framework():

@@ -14,7 +14,10 @@ from starlette.testclient import TestClient, WebSocketDenialResponse
 from starlette.websockets import WebSocketDisconnect
 
 from agents.games.boon.evaluator import boon_evaluator
-from agents.web.app import MAX_MESSAGE_BYTES, Games, create_app, parse_message, split_host
+from agents.web.app import create_app
+from agents.web.protocol import MAX_MESSAGE_BYTES, parse_message
+from agents.web.security import split_host
+from agents.web.store import Games
 from boon_env.games.boon.rules import Round, mask_of, names_of
 from tests.helpers.web import CARD_NAME, WS, Client
 

@@ -12,7 +12,9 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from agents.cli import main
-from agents.web.app import ClientError, create_app, parse_message
+from agents.web.app import create_app
+from agents.web.protocol import parse_message
+from agents.web.store import ClientError
 from tests.helpers.web import WS, Client
 
 

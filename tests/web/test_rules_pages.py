@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from agents.web.games import web_games
+from agents.web.catalog import web_games
 
 
 @pytest.mark.parametrize("game", list(web_games()))

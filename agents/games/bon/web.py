@@ -147,11 +147,6 @@ class BonWeb(WebGame):
         """Scores."""
         return list(game.scores)
 
-    def game_over(self, game: Game) -> tuple[bool, list[int]]:
-        """A score reached the target (or the round cap)."""
-        over = game.is_over or game.is_truncated
-        return over, list(game.winners) if over else []
-
     def action_name(self, action: int) -> str:
         """A card's name, ``"pass"`` for a Pass card."""
         return card_name(action)
@@ -165,10 +160,6 @@ class BonWeb(WebGame):
         if not isinstance(text, str) or len(text) > 16:
             raise ValueError(f"action must be a card name or 'pass', got {text!r}")
         return parse_card(text)
-
-    def legal_mask(self, state: Round) -> int:
-        """The round's legal mask."""
-        return state.legal_mask()
 
     def summary(
         self, info: dict[str, Any], state: Round, names: Sequence[str], shown: Collection[int]

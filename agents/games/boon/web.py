@@ -284,11 +284,6 @@ class BoonWeb(WebGame):
         """Victory Cards."""
         return list(game.victory_cards)
 
-    def game_over(self, game: Game) -> tuple[bool, list[int]]:
-        """Someone holds no Victory Cards (or the round cap)."""
-        over = game.is_over or game.is_truncated
-        return over, list(game.winners) if over else []
-
     def move_event(self, state: Round, seat: int, action: int, shown: Collection[int]) -> dict:
         """:func:`event`."""
         return event(state, seat, action, shown)
@@ -304,10 +299,6 @@ class BoonWeb(WebGame):
     def parse_action(self, text: str) -> int:
         """:func:`parse_action`."""
         return parse_action(text)
-
-    def legal_mask(self, state: Round) -> int:
-        """The round's legal mask."""
-        return state.legal_mask()
 
     def summary(
         self, info: dict[str, Any], state: Round, names: Sequence[str], shown: Collection[int]

@@ -167,11 +167,6 @@ class BoynWeb(WebGame):
         """Totals (the lowest wins)."""
         return list(game.totals)
 
-    def game_over(self, game: Game) -> tuple[bool, list[int]]:
-        """A total reached the limit, or a round was cut short."""
-        over = game.is_over or game.is_truncated
-        return over, list(game.winners) if over else []
-
     def move_event(self, state: Round, seat: int, action: int, shown: Collection[int]) -> dict:
         """The card played, and how (a Jack's suit, a Queen's swap)."""
         name = action_name(action)
@@ -197,10 +192,6 @@ class BoynWeb(WebGame):
         if not isinstance(text, str) or len(text) > 40:
             raise ValueError(f"action must be a card's name (and how it is played), got {text!r}")
         return parse_action(text)
-
-    def legal_mask(self, state: Round) -> int:
-        """The round's legal mask."""
-        return state.legal_mask()
 
     def summary(
         self, info: dict[str, Any], state: Round, names: Sequence[str], shown: Collection[int]
