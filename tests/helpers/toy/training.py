@@ -22,10 +22,10 @@ from agents.training.recipe import (
 
 @dataclass
 class ToyFlags(GameFlags):
-    """High Card's own flags."""
+    """High Card's own flag: how far the imitation warm start strays from its teacher."""
 
     teacher_explore: float = 0.05
-    """Chance that a seat of the imitation warm start plays a random card instead of the
+    """High Card: chance that a seat of the imitation warm start plays a random card instead of the
     teacher's (the label stays the teacher's choice)."""
 
     def check(self) -> None:
