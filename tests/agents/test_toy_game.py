@@ -73,7 +73,8 @@ def test_the_toys_flag_sets_how_far_its_warm_start_strays(toy: str) -> None:
     # says (its labels always the teacher's choices).
     recipe = recipe_of(TOY)
     for chance in (0.0, 1.0):
-        args = parse_args(["--game", toy, "--bc-rounds", "64", "--teacher-explore", str(chance)])
+        flags = ["--game", toy, "--bc-rounds", "64", "--no-progress-bar"]
+        args = parse_args([*flags, "--teacher-explore", str(chance)])
         data = recipe.imitation(args, TOY, None)
         expected = imitation_data(TOY, 2, 64, args.seed, explore=chance)
         assert np.array_equal(data.observations, expected.observations)
