@@ -51,7 +51,7 @@ from agents.eval.variance import (
     default_reference_deals,
     reference_seed,
 )
-from agents.games import game_spec
+from agents.games import game_spec, register_games, registered_games
 from agents.games.base import (
     ArenaBaseline,
     ArenaGame,
@@ -414,8 +414,10 @@ def _play_all(
             results: Iterator[list[list[PlayedRound]]] = map(_play_chunk, chunks)
             yield from _counted(results, bar)
             return
-        # Spawned workers import the agents afresh (no forked generator state).
-        with multiprocessing.get_context("spawn").Pool(workers) as pool:
+        # Spawned workers import the agents afresh (no forked generator state), and register
+        # the games registered here since (a game added at run time).
+        context = multiprocessing.get_context("spawn")
+        with context.Pool(workers, register_games, (registered_games(),)) as pool:
             yield from _counted(pool.imap(_play_chunk, chunks), bar)
     finally:
         if bar is not None:

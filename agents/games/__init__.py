@@ -15,6 +15,8 @@ terminal and spec), and one :func:`register` call: ``docs/architecture.md`` says
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from agents.games.base import GameSpec
 from boon_env.core.registry import Registry
 from boon_env.games import register_env, unregister_env
@@ -40,6 +42,20 @@ def unregister(name: str) -> None:
     test is over)."""
     GAMES.pop(name, None)
     unregister_env(name)
+
+
+def registered_games() -> tuple[GameSpec, ...]:
+    """Every registered game's spec, for a worker process to register in turn
+    (:func:`register_games`), so that a game registered at run time plays there too."""
+    return tuple(GAMES.values())
+
+
+def register_games(specs: Iterable[GameSpec]) -> None:
+    """Register each of ``specs`` whose name is not registered yet (a worker process's start,
+    given its parent's :func:`registered_games`)."""
+    for spec in specs:
+        if spec.name not in GAMES:
+            register(spec)
 
 
 def game_names() -> tuple[str, ...]:

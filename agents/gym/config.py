@@ -23,8 +23,10 @@ class SeatConfig:
     """Everything a single-agent env of a game accepts (``gymnasium.make(id, **config)``).
 
     Attributes:
-        game: the registered game's name (``"boon"``, ``"bon"``, ``"boyn"``).
-        num_players: the table size, one of the game's player counts.
+        game: the registered game's name (``None``: the registry's default game, the first
+            registered).
+        num_players: the table size, one of the game's player counts (``None``: the game's
+            ``default_players``).
         opponents: who plays the other seats: an agent spec (``"heuristic"``, ``"ppo"``,
             ``"ppo:path.npz"``, ...: :func:`agents.specs.make_agent`), an agent object, or a
             pool of them, one drawn per seat and episode.
@@ -42,8 +44,8 @@ class SeatConfig:
         weights: the pool's weights, normalized, derived from ``opponent_weights``.
     """
 
-    game: str = "boon"
-    num_players: int = 4
+    game: str | None = None
+    num_players: int | None = None
     opponents: Opponent | Sequence[Opponent] = "random"
     opponent_weights: Sequence[float] | None = None
     seat: int | str = "random"
@@ -58,6 +60,9 @@ class SeatConfig:
 
     def __post_init__(self) -> None:
         spec = game_spec(self.game)  # ValueError naming the known games
+        object.__setattr__(self, "game", spec.name)
+        if self.num_players is None:
+            object.__setattr__(self, "num_players", spec.default_players)
         if self.num_players not in spec.player_counts:
             raise ValueError(
                 f"num_players must be one of {spec.player_counts} for {spec.title}, "

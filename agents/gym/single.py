@@ -32,7 +32,7 @@ class SingleAgentEnv(gym.Env):
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"], "render_fps": 1}
 
-    def __init__(self, game: str = "boon", **config: Any) -> None:
+    def __init__(self, game: str | None = None, **config: Any) -> None:
         self.config = SeatConfig(game=game, **config)
         spec = self.config.spec
         self.render_mode = self.config.render_mode

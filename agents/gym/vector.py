@@ -48,7 +48,7 @@ class SingleAgentVectorEnv(VectorEnv):
         "render_modes": [],
     }
 
-    def __init__(self, num_envs: int = 1, game: str = "boon", **config: Any) -> None:
+    def __init__(self, num_envs: int = 1, game: str | None = None, **config: Any) -> None:
         self.config = config = SeatConfig(game=game, **config)
         if config.episode != "round":
             raise ValueError(

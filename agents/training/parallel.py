@@ -40,6 +40,9 @@ from stable_baselines3.common.vec_env.base_vec_env import (
     VecEnvStepReturn,
 )
 
+from agents.games import register_games, registered_games
+from agents.games.base import GameSpec
+
 # How long close() waits for a worker to exit before it is terminated.
 _JOIN_TIMEOUT_S = 5.0
 
@@ -84,12 +87,19 @@ def _serve(env: VecEnv, command: str, payload: Any) -> Any:
     raise ValueError(f"unknown command {command!r}")
 
 
-def _work(conn: Connection, make: Callable[..., VecEnv], kwargs: dict[str, Any]) -> None:
-    # A worker's loop: build the block (answering whether that worked), then answer requests
-    # until "close" or until the pipe closes.
+def _work(
+    conn: Connection,
+    make: Callable[..., VecEnv],
+    kwargs: dict[str, Any],
+    games: Sequence[GameSpec],
+) -> None:
+    # A worker's loop: register the parent's games (one added at run time too), build the
+    # block (answering whether that worked), then answer requests until "close" or until the
+    # pipe closes.
     env = None
     try:
         try:
+            register_games(games)
             env = make(**kwargs)
         except Exception as error:
             conn.send(("error", (_picklable(error), traceback.format_exc())))
@@ -165,7 +175,9 @@ class _Worker:
     ) -> None:
         self.label = label
         self.conn, child = context.Pipe()
-        self.process = context.Process(target=_work, args=(child, make, kwargs), daemon=True)
+        self.process = context.Process(
+            target=_work, args=(child, make, kwargs, registered_games()), daemon=True
+        )
         self.process.start()
         child.close()
         self._pending = True  # the worker answers whether its block was built

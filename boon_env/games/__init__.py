@@ -65,7 +65,7 @@ class EnvSpec:
     @property
     def gymnasium_id(self) -> str:
         """The id of ``gymnasium.make(id)``, the single-agent env (the title's letters and
-        digits: ``BON``, ``HighCard``)."""
+        digits: ``B.O.N`` is ``boon_env/BON-v0``)."""
         return f"boon_env/{re.sub('[^A-Za-z0-9]', '', self.title)}-v{self.version}"
 
     def module(self, name: str) -> ModuleType:

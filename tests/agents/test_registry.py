@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Iterator
+from dataclasses import replace
 
 import pytest
 
@@ -86,15 +87,23 @@ def test_a_game_registered_in_a_test_is_benchmarked(toy: str) -> None:
         tables=8, steps=2, obs_steps=2,
     )  # fmt: skip
     rows = bench.measure(args)
-    assert [(row["players"], row["engine"]) for row in rows] == [(2, "scalar"), (2, "env()")]
+    engines = [(row["players"], row["engine"]) for row in rows]
+    assert engines == [(2, "scalar"), (2, "env()"), (2, "vector+obs"), (2, "vector")]
     assert all(row["decisions_per_second"] > 0 for row in rows)
-    with pytest.raises(ValueError, match="High Card has no batch engine"):
-        bench.measure(argparse.Namespace(**{**vars(args), "engines": ["vector"]}))
+    unbatched = replace(TOY, env=replace(TOY.env, name="plain", vector=None))
+    register(unbatched)
+    try:
+        with pytest.raises(ValueError, match="High Card has no batch engine"):
+            bench.measure(
+                argparse.Namespace(**{**vars(args), "game": "plain", "engines": ["vector"]})
+            )
+    finally:
+        unregister("plain")
 
 
 def test_a_game_registered_in_a_test_builds_its_players(toy: str) -> None:
     assert make_agent("heuristic", game=toy, num_players=2).name == "heuristic"
-    with pytest.raises(ValueError, match=r"known kinds for toy: \('random', 'heuristic'\)"):
+    with pytest.raises(ValueError, match=r"known kinds for toy: \('random', 'heuristic', 'ppo'\)"):
         make_agent("search", game=toy, num_players=2)
 
 

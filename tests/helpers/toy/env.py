@@ -7,10 +7,16 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from boon_env.core.env import CardGameEnv, card_game_metadata, env_function, seat_option
+from boon_env.core.env import (
+    CardGameEnv,
+    card_game_metadata,
+    deal_option,
+    env_function,
+    seat_option,
+)
 from tests.helpers.toy.config import EnvConfig
 from tests.helpers.toy.encoding import OBS_SIZE, encode
-from tests.helpers.toy.rules import NUM_CARDS, Game, new_game, random_hands
+from tests.helpers.toy.rules import NUM_CARDS, Game, check_hands, new_game, random_hands
 
 
 class raw_env(CardGameEnv):  # noqa: N801 - PettingZoo's naming convention
@@ -23,8 +29,9 @@ class raw_env(CardGameEnv):  # noqa: N801 - PettingZoo's naming convention
     action_meaning = "a card 0-5"
 
     def _read_options(self, options: Mapping[str, Any]) -> Any:
-        hands = options.get("deal", {}).get("hands")
-        return hands, seat_option(options, "leader", self.config.num_players)
+        n = self.config.num_players
+        hands = deal_option(options, ("hands",), lambda hands: check_hands(n, hands))
+        return hands, seat_option(options, "leader", n)
 
     def _new_game(self, chosen: Any) -> Game:
         hands, leader = chosen

@@ -1,5 +1,5 @@
-"""High Card's registry entry: its players, arena records, variance-reduction features and
-bench loop."""
+"""High Card's registry entry: its players, arena records, variance-reduction features, bench
+loop and training recipe (``training``); its batch engine is ``vector.VectorToy``."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from agents.games.base import (
     result_json,
 )
 from agents.players.base import Agent, PlayerRequest
-from agents.players.builders import random_player
+from agents.players.builders import ppo_player, random_player
 from boon_env.games import EnvSpec
 from tests.helpers.toy import env
 from tests.helpers.toy.rules import (
@@ -32,15 +32,28 @@ from tests.helpers.toy.rules import (
 
 
 class HighestCard:
-    """The toy's heuristic: play the highest card held."""
+    """The toy's heuristic: play the highest card held, at one table or many (a batched
+    player that reads the masks alone)."""
 
     name = "heuristic"
+    batched = True
+    observes = False
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         """The highest legal card."""
         return int(np.flatnonzero(action_mask)[-1])
 
+    def act_batch(
+        self, observations: np.ndarray | None, masks: np.ndarray, tables: np.ndarray
+    ) -> np.ndarray:
+        """The highest legal card of every row of ``masks``."""
+        legal = np.asarray(masks) != 0
+        return legal.shape[1] - 1 - np.argmax(legal[:, ::-1], axis=1)
+
     def reset(self, seed: int | None = None) -> None:
+        """Nothing to reset."""
+
+    def reset_batch(self, seeds: Sequence[int]) -> None:
         """Nothing to reset."""
 
 
@@ -118,8 +131,13 @@ def new_round(num_players: int, index: int, rng: np.random.Generator) -> Game:
     return new_game(GameConfig(num_players), random_hands(num_players, rng), index % num_players)
 
 
+def winners(game: Game) -> list[int]:
+    """The seats with the most tricks (what ``boon bench`` scores)."""
+    return game.winners
+
+
 TOY = GameSpec(
-    env=EnvSpec("toy", "High Card", "tests.helpers.toy", vector=None),
+    env=EnvSpec("toy", "High Card", "tests.helpers.toy", vector="VectorToy"),
     arena=ArenaGame(
         "toy",
         env.raw_env,
@@ -129,12 +147,13 @@ TOY = GameSpec(
         PLAYER_COUNTS,
         baseline=ArenaBaseline(opening, seat_features),
     ),
-    players={"random": random_player, "heuristic": heuristic_player},
+    players={"random": random_player, "heuristic": heuristic_player, "ppo": ppo_player},
     heuristic=HighestCard,
     terminal=None,
-    rules_play=RulesPlay(new_round, lambda game: game.winners),
+    rules_play=RulesPlay(new_round, winners),
     unit="tricks",
     value_name="tricks",
     value_of="mean_value",
     default_players=2,
+    training="tests.helpers.toy.training:RECIPE",
 )

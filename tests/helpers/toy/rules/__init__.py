@@ -73,6 +73,37 @@ class Round:
         return [w - (total - w) / (n - 1) for w in self.tricks_won]
 
 
+def card_name(card: int) -> str:
+    """``"card 4"``: an action as people read it."""
+    return f"card {card}"
+
+
+def check_hands(num_players: int, hands: object) -> list[list[int]]:
+    """``hands`` as card lists if they are a deal: ``num_players`` hands of ``HAND_SIZE``
+    distinct cards 0-5, no card in two hands.
+
+    Raises:
+        ValueError: naming what is wrong.
+    """
+    if not isinstance(hands, (list, tuple)) or len(hands) != num_players:
+        raise ValueError(f"hands must be {num_players} lists of {HAND_SIZE} cards, got {hands!r}")
+    checked = []
+    for seat, hand in enumerate(hands):
+        if (
+            not isinstance(hand, (list, tuple))
+            or len(hand) != HAND_SIZE
+            or not all(type(card) is int and 0 <= card < NUM_CARDS for card in hand)
+        ):
+            raise ValueError(
+                f"hands[{seat}] must be {HAND_SIZE} cards 0-{NUM_CARDS - 1}, got {hand!r}"
+            )
+        checked.append(sorted(hand))
+    cards = [card for hand in checked for card in hand]
+    if len(set(cards)) != len(cards):
+        raise ValueError(f"a card is dealt twice in {hands!r}")
+    return checked
+
+
 def random_hands(num_players: int, rng: np.random.Generator) -> list[list[int]]:
     """A deal: ``HAND_SIZE`` distinct cards per seat."""
     cards = rng.permutation(NUM_CARDS)[: num_players * HAND_SIZE].tolist()
@@ -118,4 +149,16 @@ def new_game(config: GameConfig, hands: list[list[int]], leader: int) -> Game:
     return Game(config, Round([sum(1 << c for c in hand) for hand in hands], leader))
 
 
-__all__ = ["PLAYER_COUNTS", "NUM_CARDS", "GameConfig", "Game", "Round", "bits_of", "new_game"]
+__all__ = [
+    "HAND_SIZE",
+    "NUM_CARDS",
+    "PLAYER_COUNTS",
+    "Game",
+    "GameConfig",
+    "Round",
+    "bits_of",
+    "card_name",
+    "check_hands",
+    "new_game",
+    "random_hands",
+]
