@@ -33,8 +33,8 @@ import sys
 # 25x slower rollouts under load).
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-from agents.games import game_names
 from agents.players.policy import ModelFileError
+from agents.registry import game_names
 from agents.training.trainer import Args, check_args, game_defaults, parse_args, train
 
 __all__ = ["Args", "check_args", "game_defaults", "game_names", "parse_args", "train"]

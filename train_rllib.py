@@ -47,10 +47,10 @@ from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, LEARNER_RESULTS, NUM_ENV
 from torch.utils.tensorboard import SummaryWriter
 
 from agents.eval.arena import run_arena
-from agents.games import GAMES, game_names, game_spec
-from agents.games.base import GameSpec
 from agents.players.policy import NumpyPolicy, load_policy, save_policy
 from agents.players.rllib_agent import META_FILE, read_meta
+from agents.registry import GAMES, game_names, game_spec
+from agents.registry.spec import GameSpec
 from agents.training.ppo import PPOSettings, ppo_defaults
 from agents.training.rllib.league import LeagueMetricsCallback, fit_heuristic, round_metrics
 from agents.training.rllib.module import MaskedPPOTorchRLModule, numpy_policy

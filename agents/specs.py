@@ -1,7 +1,7 @@
 """Agent specs: the short strings the arena and the command line use to name a player.
 
 A spec is ``kind`` or ``kind:arg``; the kinds a game offers are its
-:attr:`~agents.games.base.GameSpec.players` in the registry. Every game has ``random``, its
+:attr:`~agents.registry.spec.GameSpec.players` in the registry. Every game has ``random``, its
 ``heuristic`` (``heuristic:name=value,...`` sets the heuristic's parameters) and ``ppo``
 (bare: the game's shipped model for the table size, ``agents/models/<game>_ppo_<n>p.npz``;
 ``ppo:PATH`` a model file of that game; a ``.zip`` of stable-baselines3 is unpickled: trusted
@@ -20,8 +20,8 @@ settings chosen for the table size). Boon also has:
 
 from __future__ import annotations
 
-from agents.games import game_spec
 from agents.players.base import Agent, PlayerRequest
+from agents.registry import game_spec
 
 SPEC_HELP = (
     "agent spec: random, heuristic[:name=value,...], search[:samples=N,rollout=ppo,...], "

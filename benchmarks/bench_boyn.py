@@ -25,7 +25,7 @@ import time
 import numpy as np
 
 from agents.eval.bench import bench_engine, bench_env
-from agents.games import game_spec
+from agents.registry import game_spec
 from boon_env import boyn_v0
 
 CLOCKS = ("wall", "cpu")  # the wall clock, and the process's CPU time over the same loop

@@ -25,7 +25,7 @@ from typing import Any  # noqa: E402
 import numpy as np  # noqa: E402
 
 from agents.eval.arena import play_round  # noqa: E402
-from agents.games import game_spec  # noqa: E402
+from agents.registry import game_spec  # noqa: E402
 from agents.specs import make_agent  # noqa: E402
 
 DEFAULT_AGENTS = ("search", "search:rollout=ppo", "expert")

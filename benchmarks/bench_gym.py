@@ -33,7 +33,7 @@ import numpy as np  # noqa: E402
 
 import boon_env  # noqa: E402, F401 - registers the ids
 from agents.eval.bench import bench_vector  # noqa: E402
-from agents.games import game_names, game_spec  # noqa: E402
+from agents.registry import game_names, game_spec  # noqa: E402
 
 
 def bench_make_vec(

@@ -32,7 +32,7 @@ import numpy as np  # noqa: E402
 
 from agents.eval.arena import run_arena  # noqa: E402
 from agents.eval.review import Loss, read_saved_rounds, review_play, review_saved  # noqa: E402
-from agents.games import game_names, game_spec  # noqa: E402
+from agents.registry import game_names, game_spec  # noqa: E402
 
 
 def _load() -> str:

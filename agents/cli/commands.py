@@ -40,8 +40,8 @@ from agents.cli import (  # noqa: E402
     tournament,
 )
 from agents.cli.common import UsageError  # noqa: E402
-from agents.games import GAMES  # noqa: E402
 from agents.players.trained import TRUST_PICKLE  # noqa: E402
+from agents.registry import GAMES  # noqa: E402
 
 # The commands, in the order `boon --help` lists them.
 COMMANDS = (arena, compare, play, serve, tournament, exploit, advise, bench)

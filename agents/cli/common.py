@@ -9,9 +9,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from agents.eval.variance import check_sizes, default_reference_deals
-from agents.games import game_spec, game_with
-from agents.games.base import GameSpec
 from agents.players.base import Agent
+from agents.registry import game_spec, game_with
+from agents.registry.spec import GameSpec
 from agents.specs import make_agent
 
 

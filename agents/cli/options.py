@@ -8,7 +8,7 @@ import argparse
 from typing import TypeAlias
 
 from agents import argtypes
-from agents.games import GAMES, game_names
+from agents.registry import GAMES, game_names
 
 # What a command module adds its parser to (argparse's own class has no public name).
 Commands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"

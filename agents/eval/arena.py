@@ -1,11 +1,11 @@
 """The duplicate-deal arena: a fair, reproducible comparison of agents, for every game of the
-registry (:mod:`agents.games`).
+registry (:mod:`agents.registry`).
 
 Card games are noisy, so every deal is played ``n`` times, the seated agents rotated one seat
 further each time (duplicate format): each agent plays every hand of the deal from every seat,
 and the luck of the cards cancels. The rounds are played through the real environment
 (``raw_env``, reset with the options that replay the deal), so agents see exactly the
-observations the environment produces. The game's :class:`~agents.games.base.ArenaGame` says
+observations the environment produces. The game's :class:`~agents.registry.spec.ArenaGame` says
 how to deal, record and sum up a round (Boon in Victory Cards, B.O.N in points, BOYN in margins:
 :mod:`agents.games.boon.arena`, ...).
 
@@ -51,8 +51,8 @@ from agents.eval.variance import (
     default_reference_deals,
     reference_seed,
 )
-from agents.games import game_spec, register_games, registered_games
-from agents.games.base import (
+from agents.registry import game_spec, register_games, registered_games
+from agents.registry.spec import (
     ArenaBaseline,
     ArenaGame,
     PlayedRound,

@@ -35,8 +35,8 @@ from typing import Any
 import numpy as np
 
 from agents import argtypes
-from agents.games import game_names, game_spec
-from agents.games.base import GameSpec
+from agents.registry import game_names, game_spec
+from agents.registry.spec import GameSpec
 
 
 @dataclass(frozen=True)
@@ -57,7 +57,7 @@ def _random_choices(seed: int, size: int = 1 << 20) -> list[float]:
 
 def bench_engine(game: GameSpec, num_players: int, rounds: int, seed: int = 0) -> Throughput:
     """Play ``rounds`` rounds of random legal moves on ``game``'s bare rules engine (deal, legal
-    moves, apply, score: its :attr:`~agents.games.base.GameSpec.rules_play`)."""
+    moves, apply, score: its :attr:`~agents.registry.spec.GameSpec.rules_play`)."""
     rng = np.random.default_rng(seed)
     uniforms = _random_choices(seed)
     new_round, score = game.rules_play

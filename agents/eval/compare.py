@@ -36,8 +36,8 @@ from agents.eval.variance import (
     deal_features,
     default_reference_deals,
 )
-from agents.games import game_spec
-from agents.games.base import GameSpec, PlayedRound, saved_lines, slots_of
+from agents.registry import game_spec
+from agents.registry.spec import GameSpec, PlayedRound, saved_lines, slots_of
 
 # What a saved round holds besides how it was dealt.
 _PLAYED_KEYS = frozenset({"deal_index", "rotation", "seats", "actions", "round"})

@@ -1,5 +1,5 @@
 """The arena's game mode: duplicate whole games, for the games whose spec has
-``whole_games`` (:attr:`agents.games.base.GameSpec.whole_games`).
+``whole_games`` (:attr:`agents.registry.spec.GameSpec.whole_games`).
 
 ``boon arena --episode game --games N`` plays ``N`` games, each once per seat rotation, every
 game to its end under its rules, or to the round cap ``--max-rounds``. Game ``g`` is reset with
@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agents.eval.arena import run_arena
-from agents.games import game_with
+from agents.registry import game_with
 
 DEFAULT_MAX_ROUNDS = 200
 

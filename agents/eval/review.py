@@ -1,7 +1,7 @@
 """Points lost per decision: an agent's decisions valued by its game's evaluator.
 
 At every decision of a reviewed seat with more than one legal action, the game's evaluator
-(:class:`~agents.games.base.DecisionEvaluator`, the ``evaluator`` of its spec: Boon's is the
+(:class:`~agents.registry.spec.DecisionEvaluator`, the ``evaluator`` of its spec: Boon's is the
 ``expert`` search's own values) gives each legal action's expected value in the game's unit from
 what that seat can see; the **loss** of the decision is the best action's value minus the
 chosen one's (0 when the agent chose the best, never negative). Forced moves (one legal action)
@@ -42,8 +42,8 @@ from typing import Any
 import numpy as np
 
 from agents.eval.arena import play_round
-from agents.games import game_with
-from agents.games.base import (
+from agents.registry import game_with
+from agents.registry.spec import (
     DecisionEvaluator,
     GameSpec,
     PlayedRound,

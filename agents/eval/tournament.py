@@ -58,7 +58,7 @@ from agents.eval.variance import (
     deal_features,
     default_reference_deals,
 )
-from agents.games import game_spec
+from agents.registry import game_spec
 from agents.specs import make_agent
 
 

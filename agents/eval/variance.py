@@ -11,7 +11,7 @@ left is how the agents' play differs on this deal, and a control variate must pr
 
 **The control variate.** The game names the first actions of a round that tell most of the
 story (Boon: the pick decisions, which name the picker) and turns a seat's deal and opening
-into features (:class:`agents.games.base.ArenaBaseline`). ``z_d``, the mean of an agent's
+into features (:class:`agents.registry.spec.ArenaBaseline`). ``z_d``, the mean of an agent's
 features over its rounds of deal ``d`` (pooled like its values), predicts ``x_d`` linearly:
 ``x_d ~ beta . z_d``. The estimate is
 
@@ -42,7 +42,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from agents.games.base import ArenaBaseline, PlayedRound
+from agents.registry.spec import ArenaBaseline, PlayedRound
 
 FOLDS = 10  # cross-fitting folds: each coefficient is fitted on 90% of the deals
 # Ridge penalties on standardized features the fit chooses from (by leave-one-out error).

@@ -7,7 +7,7 @@ by opponents named by agent spec (``docs/gym.md`` is the full page).
 
 ``import boon_env`` registers the ids with string entry points into this package (the library
 names it but never imports it): opponent specs, the players they build and each game's unit of
-value belong to the application (:func:`agents.specs.make_agent`, :mod:`agents.games`), so the
+value belong to the application (:func:`agents.specs.make_agent`, :mod:`agents.registry`), so the
 envs live here. The options of both envs are :class:`~agents.gym.config.SeatConfig`'s;
 :mod:`agents.gym.opponents` plays the other seats, and
 :class:`~agents.gym.wrappers.ObservationOnly` gives algorithms that read a ``Box`` the

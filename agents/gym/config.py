@@ -8,8 +8,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from agents.games import game_spec
-from agents.games.base import GameSpec
+from agents.registry import game_spec
+from agents.registry.spec import GameSpec
 from boon_env.core.config import EPISODE_MODES
 
 SEAT_MODES = ("random", "rotate")

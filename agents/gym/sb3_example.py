@@ -26,8 +26,8 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3 import PPO
 
 import boon_env  # noqa: F401 - registers the ids
-from agents.games import game_names, game_spec
 from agents.gym.wrappers import ObservationOnly
+from agents.registry import game_names, game_spec
 
 
 def make(game: str, opponents: str, illegal_action: str) -> gymnasium.Env:

@@ -73,7 +73,7 @@ class PlayerRequest:
     arg: str
     seed: int | None
     num_players: int
-    game: Any  # the agents.games.base.GameSpec of the game
+    game: Any  # the agents.registry.spec.GameSpec of the game
     make: Callable[[str], Agent]
 
     def no_arg(self) -> None:

@@ -1,7 +1,7 @@
 """Builders of the players every game offers (:data:`~agents.players.base.PlayerBuilder`):
 ``random``, ``ppo[:PATH]``, ``rllib:CHECKPOINT_DIR`` and, from a game's heuristic class,
 ``heuristic[:name=value,...]``. Each game's spec lists these beside its own
-(:mod:`agents.games`)."""
+(:mod:`agents.registry`)."""
 
 from __future__ import annotations
 

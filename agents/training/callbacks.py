@@ -31,11 +31,11 @@ import torch
 from stable_baselines3.common.callbacks import BaseCallback
 
 from agents.eval.arena import match
-from agents.games import game_spec
-from agents.games.base import GameSpec
 from agents.players.policy import ModelFileError, NumpyPolicy, load_policy, model_paths, save_policy
 from agents.players.random_agent import RandomAgent
 from agents.players.trained import PolicyAgent
+from agents.registry import game_spec
+from agents.registry.spec import GameSpec
 from agents.training.recipe import Recipe, recipe_of
 
 

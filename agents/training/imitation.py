@@ -12,8 +12,8 @@ from typing import Any
 import numpy as np
 from tqdm import tqdm
 
-from agents.games.base import GameSpec
 from agents.players.base import Agent
+from agents.registry.spec import GameSpec
 
 
 @dataclasses.dataclass

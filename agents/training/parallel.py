@@ -40,8 +40,8 @@ from stable_baselines3.common.vec_env.base_vec_env import (
     VecEnvStepReturn,
 )
 
-from agents.games import register_games, registered_games
-from agents.games.base import GameSpec
+from agents.registry import register_games, registered_games
+from agents.registry.spec import GameSpec
 
 # How long close() waits for a worker to exit before it is terminated.
 _JOIN_TIMEOUT_S = 5.0

@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal
 
 import tyro
 
-from agents.games import game_spec
+from agents.registry import game_spec
 from agents.training.recipe import recipe_of
 
 

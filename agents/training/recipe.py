@@ -1,6 +1,6 @@
 """How ``train.py`` trains a game: the :class:`Recipe` each game's package declares (its
 ``training`` module), named by the game's spec in the registry
-(:attr:`agents.games.base.GameSpec.training`, a ``"module:attribute"`` reference), and the parts
+(:attr:`agents.registry.spec.GameSpec.training`, a ``"module:attribute"`` reference), and the parts
 that games played on their batch engine share (:func:`engine_rollouts`, :func:`engine_imitation`,
 :func:`record_charts`, :func:`value_summary`).
 
@@ -19,8 +19,8 @@ from typing import Any
 
 import numpy as np
 
-from agents.games.base import GameSpec
 from agents.players.base import Agent
+from agents.registry.spec import GameSpec
 from agents.training.imitation import ImitationData, imitation_data
 from agents.training.selfplay import SelfPlayVecEnv
 from boon_env.games import load
@@ -41,7 +41,7 @@ class GameFlags:
 
 @dataclass(frozen=True)
 class Recipe:
-    """What training needs of one game besides its :class:`~agents.games.base.GameSpec`.
+    """What training needs of one game besides its :class:`~agents.registry.spec.GameSpec`.
 
     Attributes:
         defaults: the ``train.py`` flags whose default differs from the first game's

@@ -21,9 +21,9 @@ import numpy as np
 from stable_baselines3.common.callbacks import BaseCallback
 
 from agents.eval.arena import paired_margins
-from agents.games.base import GameSpec
 from agents.players.policy import NumpyPolicy, load_policy, model_paths, save_policy
 from agents.players.trained import PolicyAgent
+from agents.registry.spec import GameSpec
 
 START, BEST = "screen_start", "screen_best"
 """The file stems of the start reference and the best screened policy in a checkpoint folder."""

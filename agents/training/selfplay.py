@@ -45,10 +45,10 @@ from stable_baselines3.common.vec_env.base_vec_env import (
     VecEnvStepReturn,
 )
 
-from agents.games import game_spec
-from agents.games.base import GameSpec
 from agents.players.base import Agent
 from agents.players.policy import NumpyPolicy
+from agents.registry import game_spec
+from agents.registry.spec import GameSpec
 from agents.specs import make_agent
 
 OPPONENT_KINDS = ("self", "heuristic", "random", "opponent")
@@ -59,7 +59,7 @@ _NAMES = {HEURISTIC: "heuristic", RANDOM: "random"}
 
 RoundInfo = Callable[[Any, int], dict[str, Any]]
 """``(engine.finished, table)`` -> the table's last round as the env's ``info["round"]`` keys
-that the game's arena records read (:meth:`agents.games.base.GameSpec.seat_records`)."""
+that the game's arena records read (:meth:`agents.registry.spec.GameSpec.seat_records`)."""
 
 
 def parse_pool_weights(spec: str) -> dict[str, float]:

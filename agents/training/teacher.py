@@ -27,8 +27,8 @@ from typing import Any
 import numpy as np
 from stable_baselines3.common.callbacks import BaseCallback
 
-from agents.games.base import GameSpec
 from agents.players.policy import NumpyPolicy, save_policy
+from agents.registry.spec import GameSpec
 from agents.specs import make_agent
 from agents.training.imitation import ImitationData, behaviour_clone
 from agents.training.recipe import recipe_of

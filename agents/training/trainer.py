@@ -30,10 +30,10 @@ import torch
 import tyro
 from sb3_contrib import MaskablePPO
 
-from agents.games import GAMES, game_names, game_spec
-from agents.games.base import GameSpec
 from agents.players.policy import ModelFileError, NumpyPolicy, load_policy, save_policy
 from agents.players.trained import PolicyAgent, default_model
+from agents.registry import GAMES, game_names, game_spec
+from agents.registry.spec import GameSpec
 from agents.specs import make_agent
 from agents.training.callbacks import (
     SelfPlayCallback,

@@ -29,8 +29,8 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 
-from agents.games import game_spec
 from agents.games.web import WebGame
+from agents.registry import game_spec
 from agents.specs import make_agent
 from agents.web.catalog import web_games
 from agents.web.coach import DEFAULT_COACH_BUDGET, Coach

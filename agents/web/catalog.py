@@ -3,8 +3,8 @@ named by its spec's ``web`` reference."""
 
 from __future__ import annotations
 
-from agents.games import game_names, game_spec
 from agents.games.web import WebGame
+from agents.registry import game_names, game_spec
 from boon_env.games import load
 
 

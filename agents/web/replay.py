@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from agents import untrusted
-from agents.games import game_spec
 from agents.games.web import WebGame
+from agents.registry import game_spec
 from agents.web.catalog import web_game, web_games
 from agents.web.session import RefusedError
 

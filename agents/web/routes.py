@@ -12,7 +12,7 @@ from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
-from agents.games import game_spec
+from agents.registry import game_spec
 from agents.web.protocol import play_socket
 from agents.web.server import Server
 

@@ -15,10 +15,10 @@ from typing import Any
 
 import numpy as np
 
-from agents.games import game_spec
 from agents.games.web import WebGame
 from agents.players.policy import ModelFileError, NumpyPolicy
 from agents.players.trained import default_model
+from agents.registry import game_spec
 from agents.specs import make_agent
 from agents.web.coach import DEFAULT_COACH_BUDGET, Coach
 from agents.web.replay import RecordedRound

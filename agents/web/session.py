@@ -17,11 +17,11 @@ from typing import Any
 import numpy as np
 
 from agents.eval.review import review_saved, saved_rounds
-from agents.games import game_spec
 from agents.games.web import YOU, WebGame
 from agents.players.base import Agent
 from agents.players.policy import NumpyPolicy
 from agents.players.trained import PPOAgent
+from agents.registry import game_spec
 
 
 class RefusedError(ValueError):

@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
 from agents import argtypes
-from agents.games import game_names, game_with
 from agents.players.trained import TRUST_PICKLE
+from agents.registry import game_names, game_with
 from agents.specs import OPPONENTS_HELP
 
 if TYPE_CHECKING:

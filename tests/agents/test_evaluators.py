@@ -14,7 +14,6 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from agents.eval.arena import play_round
-from agents.games import GAMES, game_spec
 from agents.games.bon.evaluator import BonEvaluator
 from agents.games.boon.arena import deal_options
 from agents.games.boon.evaluator import MODEL_FREE, BoonEvaluator
@@ -24,6 +23,7 @@ from agents.games.boon.studies.advise import Decision, pick_and_pass_values
 from agents.games.boon.view import View
 from agents.games.boyn.arena import margins
 from agents.games.boyn.evaluator import BoynEvaluator
+from agents.registry import GAMES, game_spec
 from agents.specs import make_agent
 from boon_env.games.bon.rules import round_points
 from boon_env.games.boon.rules import PASS, PICK, Deal, GameConfig, parse_cards, round_value

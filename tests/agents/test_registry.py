@@ -18,7 +18,7 @@ from agents.eval import bench
 from agents.eval.arena import run_arena
 from agents.eval.compare import compare_runs
 from agents.eval.tournament import run_tournament
-from agents.games import GAMES, game_names, game_spec, game_with, register, unregister
+from agents.registry import GAMES, game_names, game_spec, game_with, register, unregister
 from agents.specs import make_agent
 from boon_env.games import ENVS, env_spec
 from tests.helpers.toy.spec import TOY

@@ -25,8 +25,8 @@ from agents.eval.review import (
     review_saved,
     saved_rounds,
 )
-from agents.games import register, unregister
 from agents.players.base import Agent, PlayerRequest
+from agents.registry import register, unregister
 from tests.helpers.toy.evaluator import ExactEvaluator, exact_evaluator
 from tests.helpers.toy.spec import TOY
 

@@ -9,9 +9,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agents.games import game_names, game_spec
 from agents.players.policy import save_policy
 from agents.players.search import SearchPlayer
+from agents.registry import game_names, game_spec
 from agents.specs import make_agent
 
 POSITIONS = 1000  # random positions per game, over its table sizes

@@ -19,9 +19,9 @@ import numpy as np
 import pytest
 
 from agents.eval.arena import run_arena
-from agents.games import register, unregister
 from agents.gym.vector import SingleAgentVectorEnv
 from agents.players.policy import ModelFileError
+from agents.registry import register, unregister
 from agents.specs import make_agent
 from agents.training.imitation import imitation_data
 from agents.training.recipe import recipe_of
@@ -175,7 +175,7 @@ import json, runpy, sys
 from pathlib import Path
 
 import gymnasium, pettingzoo
-from agents.games import register
+from agents.registry import register
 from tests.helpers.toy.spec import TOY
 
 register(TOY)  # the game's one registry entry: everything below only asks the registry

@@ -29,7 +29,6 @@ from agents.eval.variance import (
     estimate,
     reference_seed,
 )
-from agents.games import register, unregister
 from agents.games.boon.arena import (
     boon_deal_options,
     deal_options,
@@ -37,6 +36,7 @@ from agents.games.boon.arena import (
     play_deals_batched,
     seat_features,
 )
+from agents.registry import register, unregister
 from agents.specs import make_agent
 from boon_env.core.bits import bits_of
 from boon_env.games.boon.rules import PASS, PICK, Deal, GameConfig, parse_cards

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from agents.cli.commands import main
-from agents.games import game_names, game_spec
+from agents.registry import game_names, game_spec
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = game_names()

@@ -15,10 +15,10 @@ from gymnasium.utils.env_checker import check_env
 from gymnasium.vector import AutoresetMode
 
 import boon_env
-from agents.games import game_spec
 from agents.gym.single import SingleAgentEnv
 from agents.gym.vector import SingleAgentVectorEnv
 from agents.players.random_agent import RandomAgent
+from agents.registry import game_spec
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = ("boon", "bon", "boyn")

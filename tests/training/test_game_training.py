@@ -14,11 +14,11 @@ import numpy as np
 import pytest
 
 from agents.eval.arena import run_arena
-from agents.games import game_spec as training_game
 from agents.games.bon.training import round_info as bon_round_info
 from agents.games.boyn.training import round_info as boyn_round_info
 from agents.players.policy import ModelFileError, NumpyPolicy, load_policy, save_policy
 from agents.players.trained import MODELS_DIR, PolicyAgent
+from agents.registry import game_spec as training_game
 from agents.specs import make_agent
 from agents.training.imitation import imitation_data
 from agents.training.selfplay import HEURISTIC, LEARNER, RANDOM, SelfPlayVecEnv

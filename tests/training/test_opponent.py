@@ -12,9 +12,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from agents.games import game_names, game_spec
 from agents.games.boon.search import SearchAgent
 from agents.players.policy import NumpyPolicy, save_policy
+from agents.registry import game_names, game_spec
 from agents.specs import make_agent
 from agents.training.recipe import recipe_of
 from agents.training.selfplay import (

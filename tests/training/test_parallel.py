@@ -9,11 +9,11 @@ import signal
 import numpy as np
 import pytest
 
-from agents.games import game_spec as training_game
 from agents.games.bon.training import round_info as bon_round_info
 from agents.games.boon.selfplay import BoonSelfPlayVecEnv
 from agents.games.boyn.training import round_info as boyn_round_info
 from agents.players.policy import NumpyPolicy
+from agents.registry import game_spec as training_game
 from agents.training.parallel import ParallelVecEnv, block_sizes, part_seeds
 from agents.training.selfplay import SelfPlayVecEnv
 from boon_env.games.boon.encoding import OBS_SIZE

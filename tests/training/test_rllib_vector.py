@@ -13,8 +13,8 @@ import torch
 from ray.rllib.core.columns import Columns
 from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 
-from agents.games import game_spec
 from agents.players.policy import NumpyPolicy
+from agents.registry import game_spec
 from agents.training.rllib.module import MaskedPPOTorchRLModule, numpy_policy
 from agents.training.rllib.vector import LeagueVectorEnv
 

@@ -15,8 +15,8 @@ from stable_baselines3.common.logger import Logger
 
 from agents.eval.arena import paired_margins
 from agents.eval.tournament import pair_margins
-from agents.games import game_spec
 from agents.players.random_agent import RandomAgent
+from agents.registry import game_spec
 from agents.training import screens as screens_module
 from agents.training.ppo import LearningRate
 from agents.training.screens import Screen, Screens

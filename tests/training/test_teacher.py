@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 from stable_baselines3.common.logger import Logger
 
-from agents.games import game_spec
 from agents.players.policy import NumpyPolicy
+from agents.registry import game_spec
 from agents.training.teacher import Teacher, TeacherSettings, teacher_spec
 from agents.training.trainer import _learner, _tables, parse_args
 from tests.helpers.training import TINY

@@ -215,7 +215,7 @@ def test_help_lists_every_flag_with_help() -> None:
     assert result.returncode == 0
     # tyro takes each flag's help from the docstring under its field: every field has one,
     # train.py's own, the PPO settings it shares with train_rllib.py, and each game's flags.
-    from agents.games import GAMES
+    from agents.registry import GAMES
     from agents.training.ppo import PPOSettings
     from agents.training.recipe import recipe_of
     from agents.training.trainer import Args
@@ -305,7 +305,7 @@ def test_the_shipped_model_loads_and_plays(num_players: int) -> None:
 def test_imitation_data_of_a_teacher_records_its_choices() -> None:
     # Any player teaches Boon's warm start: a heuristic that picks every hand labels every
     # decision with its own choice (so its data differs from the default heuristic's).
-    from agents.games import game_spec
+    from agents.registry import game_spec
     from agents.training.imitation import imitation_data
 
     teacher = make_agent("heuristic:pick_threshold_3p=-99", num_players=3)

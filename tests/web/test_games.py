@@ -14,7 +14,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from agents.eval.arena import run_arena
-from agents.games import game_spec
+from agents.registry import game_spec
 from agents.web.app import create_app
 from agents.web.replay import load_replay
 from boon_env.games.bon.rules import Deal as BonDeal

@@ -7,9 +7,9 @@ import re
 
 import pytest
 
-from agents.games import game_spec
 from agents.games.boon.web import BOON_WEB, card_points, parse_action, round_summary, table
 from agents.players.trained import default_model
+from agents.registry import game_spec
 from agents.specs import make_agent
 from agents.web.session import GameSession, load_coach_policy
 from boon_env.games.boon.rules import PASS, PICK, GameConfig, Round, names_of

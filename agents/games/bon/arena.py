@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from agents.games.base import ArenaGame, PlayedRound, pooled, result_json
+from agents.registry.spec import ArenaGame, PlayedRound, pooled, result_json
 from boon_env import bon_v0
 from boon_env.games.bon.rules import PLAYER_COUNTS, Deal, GameConfig, random_tower
 

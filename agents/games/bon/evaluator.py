@@ -1,11 +1,11 @@
-"""B.O.N's evaluator of decisions (:class:`~agents.games.base.DecisionEvaluator`): rollouts.
+"""B.O.N's evaluator of decisions (:class:`~agents.registry.spec.DecisionEvaluator`): rollouts.
 
 Each legal action's value is its mean points this round for the seat to act over
 :data:`ROLLOUTS` sampled deals: the cards that seat cannot see (the other hands; the leftovers
 lie face up, as ``bon_v0`` deals them by default) dealt again uniformly among the deals that
 fit what it has seen (:func:`~boon_env.games.bon.rules.resample_from_infostate`: no hand gets
 a colour it has shown it lacks), and every seat then played by the heuristic. Every action is
-played out on the same deals (:func:`~agents.games.base.rollout_values`), so that their
+played out on the same deals (:func:`~agents.registry.spec.rollout_values`), so that their
 differences are not luck.
 """
 
@@ -15,9 +15,9 @@ from functools import cache
 
 import numpy as np
 
-from agents.games.base import rollout_values
 from agents.games.bon.heuristic import BonHeuristicParams, choose
 from agents.games.bon.view import BonView
+from agents.registry.spec import rollout_values
 from boon_env.games.bon.rules import (
     Game,
     Round,

@@ -1,8 +1,7 @@
-"""B.O.N's entry in the game registry (:mod:`agents.games`)."""
+"""B.O.N's entry in the game registry (:mod:`agents.registry`)."""
 
 from __future__ import annotations
 
-from agents.games.base import GameSpec, RulesPlay
 from agents.games.bon import bench
 from agents.games.bon.arena import BON as BON_ARENA
 from agents.games.bon.evaluator import bon_evaluator
@@ -11,6 +10,7 @@ from agents.games.bon.search import BON_SEARCH
 from agents.games.bon.terminal import BonTerminal
 from agents.players.builders import heuristic_player, ppo_player, random_player
 from agents.players.search import expert_builder, search_builder
+from agents.registry.spec import GameSpec, RulesPlay
 from boon_env.games import env_spec
 
 BON = GameSpec(

@@ -33,7 +33,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from agents.games.base import (
+from agents.registry.spec import (
     ArenaBaseline,
     ArenaGame,
     PlayedRound,

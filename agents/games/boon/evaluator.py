@@ -1,4 +1,4 @@
-"""Boon's evaluator of decisions (:class:`~agents.games.base.DecisionEvaluator`): the ``expert``
+"""Boon's evaluator of decisions (:class:`~agents.registry.spec.DecisionEvaluator`): the ``expert``
 search's own values of every legal action.
 
 For the seat to act it runs the search ``expert`` runs at that table size

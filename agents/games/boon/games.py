@@ -26,7 +26,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from agents.games.base import ArenaGame, PlayedRound, pooled, result_json
+from agents.registry.spec import ArenaGame, PlayedRound, pooled, result_json
 from boon_env import boon_v0
 from boon_env.games.boon.rules import PLAYER_COUNTS, game_winners
 
@@ -122,7 +122,7 @@ def game_seed(seed: int, index: int) -> int:
 
 
 def whole_games(max_rounds: int) -> ArenaGame:
-    """The :class:`~agents.games.base.ArenaGame` of whole Boon games capped at ``max_rounds``.
+    """The :class:`~agents.registry.spec.ArenaGame` of whole Boon games capped at ``max_rounds``.
 
     Raises:
         ValueError: ``max_rounds`` is not an integer >= 1.

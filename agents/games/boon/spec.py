@@ -1,8 +1,7 @@
-"""Boon's entry in the game registry (:mod:`agents.games`)."""
+"""Boon's entry in the game registry (:mod:`agents.registry`)."""
 
 from __future__ import annotations
 
-from agents.games.base import GameSpec, RulesPlay
 from agents.games.boon import bench, games
 from agents.games.boon.arena import BOON as BOON_ARENA
 from agents.games.boon.evaluator import boon_evaluator
@@ -12,6 +11,7 @@ from agents.games.boon.search import BOON_SEARCH
 from agents.games.boon.terminal import BoonTerminal
 from agents.players.builders import heuristic_player, ppo_player, random_player, rllib_player
 from agents.players.search import expert_builder, search_builder
+from agents.registry.spec import GameSpec, RulesPlay
 from boon_env.games import env_spec
 
 BOON = GameSpec(

@@ -10,8 +10,8 @@ from typing import Any
 
 import numpy as np
 
-from agents.games.base import GameSpec
 from agents.games.boon.selfplay import BoonSelfPlayVecEnv
+from agents.registry.spec import GameSpec
 from agents.training.recipe import GameFlags, Recipe, engine_imitation
 
 

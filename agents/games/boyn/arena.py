@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from agents.games.base import ArenaGame, PlayedRound, pooled, result_json
+from agents.registry.spec import ArenaGame, PlayedRound, pooled, result_json
 from boon_env import boyn_v0
 from boon_env.games.boyn import rules as boyn_rules
 

@@ -1,11 +1,11 @@
-"""BOYN's evaluator of decisions (:class:`~agents.games.base.DecisionEvaluator`): rollouts.
+"""BOYN's evaluator of decisions (:class:`~agents.registry.spec.DecisionEvaluator`): rollouts.
 
 Each legal action's value is its mean margin this round for the seat to act (the others' mean
 points added minus its own: the arena's unit) over sampled deals: the cards that seat cannot
 see (the other hands and the stock) dealt again at random
 (:func:`~boon_env.games.boyn.rules.resample_from_infostate`: each hand keeping its size, the
 discard pile reshuffled by a fresh generator), and every seat then played by the heuristic.
-Every action is played out on the same deals (:func:`~agents.games.base.rollout_values`). A
+Every action is played out on the same deals (:func:`~agents.registry.spec.rollout_values`). A
 playout still going after :data:`MAX_ROLLOUT_TURNS` turns is scored with the hands as they
 stand.
 
@@ -22,10 +22,10 @@ from functools import cache
 
 import numpy as np
 
-from agents.games.base import rollout_values
 from agents.games.boyn.arena import margins
 from agents.games.boyn.heuristic import BoynHeuristicParams, choose
 from agents.games.boyn.view import BoynView
+from agents.registry.spec import rollout_values
 from boon_env.games.boyn.rules import (
     Game,
     Round,

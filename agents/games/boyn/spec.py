@@ -1,8 +1,7 @@
-"""BOYN's entry in the game registry (:mod:`agents.games`)."""
+"""BOYN's entry in the game registry (:mod:`agents.registry`)."""
 
 from __future__ import annotations
 
-from agents.games.base import GameSpec, RulesPlay
 from agents.games.boyn import bench
 from agents.games.boyn.arena import BOYN as BOYN_ARENA
 from agents.games.boyn.evaluator import boyn_evaluator
@@ -11,6 +10,7 @@ from agents.games.boyn.search import BOYN_SEARCH
 from agents.games.boyn.terminal import BoynTerminal
 from agents.players.builders import heuristic_player, ppo_player, random_player
 from agents.players.search import expert_builder, search_builder
+from agents.registry.spec import GameSpec, RulesPlay
 from boon_env.games import env_spec
 
 BOYN = GameSpec(

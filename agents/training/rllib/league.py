@@ -32,7 +32,7 @@ from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
 from ray.rllib.core.rl_module.rl_module import RLModule, RLModuleSpec
 from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS
 
-from agents.games import game_spec
+from agents.registry import game_spec
 from agents.training.imitation import fit_imitation, imitation_data
 from agents.training.rllib.module import MaskedPPOTorchRLModule
 

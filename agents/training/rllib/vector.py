@@ -41,10 +41,10 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
-from agents.games import game_names, game_spec
 from agents.gym.vector import SingleAgentVectorEnv
 from agents.players.base import Agent
 from agents.players.policy import NumpyPolicy
+from agents.registry import game_names, game_spec
 from agents.specs import make_agent
 from agents.training.rllib.module import ACTION_MASK, OBSERVATIONS
 from boon_env.games import load

@@ -1,4 +1,4 @@
-"""An exact evaluator of High Card decisions (a :class:`~agents.games.base.DecisionEvaluator`):
+"""An exact evaluator of High Card decisions (a :class:`~agents.registry.spec.DecisionEvaluator`):
 every way the cards the seat to act cannot see may lie, each played out by the toy's heuristic
 (the highest card), averaged."""
 

@@ -9,7 +9,9 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from agents.games.base import (
+from agents.players.base import Agent, PlayerRequest
+from agents.players.builders import ppo_player, random_player
+from agents.registry.spec import (
     ArenaBaseline,
     ArenaGame,
     GameSpec,
@@ -18,8 +20,6 @@ from agents.games.base import (
     pooled,
     result_json,
 )
-from agents.players.base import Agent, PlayerRequest
-from agents.players.builders import ppo_player, random_player
 from boon_env.games import EnvSpec
 from tests.helpers.toy import env
 from tests.helpers.toy.rules import (

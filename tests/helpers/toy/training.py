@@ -7,8 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from agents.games.base import GameSpec
 from agents.players.base import Agent
+from agents.registry.spec import GameSpec
 from agents.training.imitation import ImitationData, imitation_data
 from agents.training.recipe import (
     ENGINE_DEFAULTS,

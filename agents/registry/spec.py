@@ -3,7 +3,7 @@ of a played round and the statistics over deals.
 
 A :class:`GameSpec` is everything the commands, the arena, training, the bench and the web table
 need to know of a game; each game's package (:mod:`agents.games.boon`, ...) builds one and the
-registry (:mod:`agents.games`) holds them. Nothing here knows a game by name.
+registry (:mod:`agents.registry`) holds them. Nothing here knows a game by name.
 """
 
 from __future__ import annotations
