@@ -306,7 +306,8 @@ def test_a_tiny_run_writes_a_checkpoint_and_a_player_file_that_play_legally(
 @pytest.mark.filterwarnings(RE_REGISTER)
 def test_resume_continues_from_the_checkpoint_and_its_league(ray_session, tmp_path):
     every = ("--snapshot-every", "1")  # every iteration refreshes a snapshot
-    first = _train_here(tmp_path / "a", *every)
+    # (RLlib takes a learning-rate schedule as points: LearningRate.points)
+    first = _train_here(tmp_path / "a", *every, "--lr-schedule", "linear")
     assert json.loads((first / META_FILE).read_text())["snapshots_taken"] == 1
     assert (first / "league" / "snapshot_0.npz").is_file()
     resumed = _train_here(tmp_path / "b", *every, "--resume", str(first), "--iterations", "2")
