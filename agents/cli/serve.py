@@ -11,16 +11,16 @@ from agents import argtypes
 from agents.cli import common, options
 from agents.cli.common import UsageError
 
+HELP = "play in the browser, or step through a replay"
+DESCRIPTION = (
+    "Serve a web table on this machine: open the printed address to play whole "
+    "games against agents (with a coach), or, with --replay, to step through the rounds of "
+    "a 'boon arena --save' file with every hand shown. Needs the 'web' extra."
+)
 
-def add_parser(commands: options.Commands) -> None:
-    """Add ``boon serve`` and its options."""
-    parser = commands.add_parser(
-        "serve",
-        help="play in the browser, or step through a replay",
-        description="Serve a web table on this machine: open the printed address to play whole "
-        "games against agents (with a coach), or, with --replay, to step through the rounds of "
-        "a 'boon arena --save' file with every hand shown. Needs the 'web' extra.",
-    )
+
+def add_options(parser: argparse.ArgumentParser) -> None:
+    """The options of ``boon serve``."""
     parser.add_argument("--host", default="127.0.0.1", help="address (default 127.0.0.1)")
     parser.add_argument(
         "--port", type=argtypes.port, default=8000, help="port (default 8000; 0: any free)"
@@ -29,9 +29,7 @@ def add_parser(commands: options.Commands) -> None:
     # Without --game: the page starts with the default game, and a replay shows its own game.
     parser.set_defaults(game=None)
     options.add_players(parser, "players (default 4)")
-    options.add_specs(
-        parser, "--opponents", options.OPPONENTS_HELP, many=True, default=["heuristic"]
-    )
+    options.add_opponents(parser)
     parser.add_argument("--replay", metavar="FILE.jsonl", help="a 'boon arena --save' file")
     parser.add_argument(
         "--replay-dir",
@@ -43,7 +41,6 @@ def add_parser(commands: options.Commands) -> None:
     options.add_seed(parser, "seed of the deals and the agents", default=None)
     _add_limits(parser)
     options.add_trust_pickle(parser)
-    parser.set_defaults(run=run)
 
 
 def _add_limits(parser: argparse.ArgumentParser) -> None:
@@ -57,15 +54,13 @@ def _add_limits(parser: argparse.ArgumentParser) -> None:
         300,
         "drop a game, and close its connection, after this long without a move",
     )
-    parser.add_argument(
-        "--max-games", type=argtypes.count, default=64, help="games open at once (default 64)"
-    )
-    parser.add_argument(
+    options.add_count(parser, "--max-games", "games open at once (default 64)", 64)
+    options.add_count(
+        parser,
         "--max-games-per-client",
-        type=argtypes.count,
-        default=8,
+        "games open at once from one client address (default 8)",
+        8,
         metavar="N",
-        help="games open at once from one client address (default 8)",
     )
     parser.add_argument(
         "--no-coach",
