@@ -13,24 +13,24 @@ from agents.eval.review import read_saved_rounds, review_play, review_saved
 from agents.specs import SPEC_HELP
 from boon_env.games import load
 
+HELP = "should this hand pick or pass? how many points does an agent lose per decision?"
+DESCRIPTION = (
+    "Two kinds of advice. With --hand and --position (Boon): estimate picking "
+    "against passing for one hand at a position of the pick order (the players before it "
+    "having passed): the hidden cards are sampled uniformly, each sample is played out both "
+    "ways with the agent in every seat, and the advised seat's round value (Victory Cards, "
+    "uncapped) is reported with 95%% CIs. Without them (any game): review an agent's "
+    "decisions: play --deals rounds of --agent against --opponents (or, with --replay, "
+    "replay the rounds of a 'boon arena --save' file) and, at each of its decisions, value "
+    "every legal action with the game's evaluator (Boon: the expert search's own values), "
+    "reporting the chosen action's loss against the best and the mean points lost per "
+    "decision with a 95%% CI, per kind of decision, the worst decisions and the time per "
+    "decision."
+)
 
-def add_parser(commands: options.Commands) -> None:
-    """Add ``boon advise`` and its options."""
-    parser = commands.add_parser(
-        "advise",
-        help="should this hand pick or pass? how many points does an agent lose per decision?",
-        description="Two kinds of advice. With --hand and --position (Boon): estimate picking "
-        "against passing for one hand at a position of the pick order (the players before it "
-        "having passed): the hidden cards are sampled uniformly, each sample is played out both "
-        "ways with the agent in every seat, and the advised seat's round value (Victory Cards, "
-        "uncapped) is reported with 95%% CIs. Without them (any game): review an agent's "
-        "decisions: play --deals rounds of --agent against --opponents (or, with --replay, "
-        "replay the rounds of a 'boon arena --save' file) and, at each of its decisions, value "
-        "every legal action with the game's evaluator (Boon: the expert search's own values), "
-        "reporting the chosen action's loss against the best and the mean points lost per "
-        "decision with a 95%% CI, per kind of decision, the worst decisions and the time per "
-        "decision.",
-    )
+
+def add_options(parser: argparse.ArgumentParser) -> None:
+    """The options of ``boon advise``."""
     options.add_game(parser)
     options.add_players(parser, "players at the table (default: the game's default, Boon 4)")
     _add_hand(parser)
@@ -48,7 +48,6 @@ def add_parser(commands: options.Commands) -> None:
     )
     options.add_json(parser)
     argtypes.add_trust_option(parser)
-    parser.set_defaults(run=run)
 
 
 def _add_hand(parser: argparse.ArgumentParser) -> None:
@@ -72,11 +71,9 @@ def _add_review(parser: argparse.ArgumentParser) -> None:
         f"heuristic; with --replay, default every seat); {SPEC_HELP}",
         default=None,
     )
-    options.add_specs(
+    options.add_opponents(
         parser,
-        "--opponents",
         "review: one spec for every other seat, or one per other seat (default: --agent)",
-        many=True,
         default=None,
     )
     options.add_seat(

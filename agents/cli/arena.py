@@ -10,19 +10,18 @@ from agents.cli import common, options
 from agents.cli.common import UsageError
 from agents.eval.arena import run_arena
 from agents.eval.game_arena import DEFAULT_MAX_ROUNDS, run_game_arena
-from agents.specs import SPEC_HELP
+
+HELP = "compare agents over duplicate deals"
+DESCRIPTION = (
+    "Play duplicate deals (every deal once per seat rotation) and report, per "
+    "agent spec, the mean result per round in the game's unit (Boon: Victory Cards, the "
+    "rounds' uncapped value; B.O.N: points) with a 95% confidence interval over deals."
+)
 
 
-def add_parser(commands: options.Commands) -> None:
-    """Add ``boon arena`` and its options."""
-    parser = commands.add_parser(
-        "arena",
-        help="compare agents over duplicate deals",
-        description="Play duplicate deals (every deal once per seat rotation) and report, per "
-        "agent spec, the mean result per round in the game's unit (Boon: Victory Cards, the "
-        "rounds' uncapped value; B.O.N: points) with a 95% confidence interval over deals.",
-    )
-    options.add_specs(parser, "--agents", f"one per seat; {SPEC_HELP}", many=True, required=True)
+def add_options(parser: argparse.ArgumentParser) -> None:
+    """The options of ``boon arena``."""
+    options.add_agents(parser, "one per seat")
     options.add_deals(parser, "deals to play (default 1000)")
     options.add_game(parser)
     parser.add_argument(
@@ -32,17 +31,11 @@ def add_parser(commands: options.Commands) -> None:
         help="round: duplicate rounds (default); game: duplicate whole games (Boon), "
         "reporting each agent's game win rate",
     )
-    parser.add_argument(
-        "--games",
-        type=argtypes.count,
-        default=None,
-        help="games to play with --episode game (default 100)",
-    )
-    parser.add_argument(
+    options.add_count(parser, "--games", "games to play with --episode game (default 100)")
+    options.add_count(
+        parser,
         "--max-rounds",
-        type=argtypes.count,
-        default=None,
-        help=f"with --episode game, stop a game after this many rounds (default "
+        f"with --episode game, stop a game after this many rounds (default "
         f"{DEFAULT_MAX_ROUNDS}, reported as truncated)",
     )
     options.add_seed(parser, "seed of the deals and agents")
@@ -55,7 +48,6 @@ def add_parser(commands: options.Commands) -> None:
     )
     options.add_variance(parser)
     argtypes.add_trust_option(parser)
-    parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:

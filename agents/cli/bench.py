@@ -5,19 +5,16 @@ from __future__ import annotations
 
 import argparse
 
-from agents.cli import common, options
+from agents.cli import common
 from agents.eval import bench as measurements
 
+HELP = "measure the engine and environment throughput"
+DESCRIPTION = (measurements.__doc__ or "").split("\n\n")[0]
 
-def add_parser(commands: options.Commands) -> None:
-    """Add ``boon bench`` and its options."""
-    parser = commands.add_parser(
-        "bench",
-        help="measure the engine and environment throughput",
-        description=(measurements.__doc__ or "").split("\n\n")[0],
-    )
+
+def add_options(parser: argparse.ArgumentParser) -> None:
+    """The options of ``boon bench``."""
     measurements.add_arguments(parser)
-    parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:

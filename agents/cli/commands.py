@@ -3,9 +3,11 @@
 command takes ``--game boon``, ``--game bon`` or ``--game boyn``, or names the games it serves;
 the hand advice of ``boon advise`` is Boon's).
 
-Each command is a module of this package, ``agents/cli/<command>.py``, holding its options
-beside the code that runs it (``add_parser`` and ``run``); the options several commands take
-are declared once, in :mod:`agents.cli.options`. This module assembles them into one parser.
+Each command is a module of this package named as the command, ``agents/cli/<command>.py``,
+holding its options beside the code that runs them: its ``HELP`` line (for ``boon --help``),
+its ``DESCRIPTION``, ``add_options(parser)`` and ``run(args) -> exit status``. The options
+several commands take are declared once, in :mod:`agents.cli.options`. This module assembles
+the commands into one parser.
 
 Run ``boon --help`` or ``boon <command> --help``; examples are in ``docs/cli.md``.
 """
@@ -73,7 +75,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The parser of ``boon``: each command of :data:`COMMANDS` adds its own."""
+    """The parser of ``boon``, with a command (a sub-parser) per module of :data:`COMMANDS`."""
     parser = _Parser(
         prog="boon",
         description=f"{', '.join(s.title for s in GAMES.values())}: benchmark agents, play a "
@@ -84,7 +86,10 @@ def build_parser() -> argparse.ArgumentParser:
         dest="command", required=True, metavar="COMMAND", parser_class=_Parser
     )
     for command in COMMANDS:
-        command.add_parser(commands)
+        name = command.__name__.rpartition(".")[2]
+        page = commands.add_parser(name, help=command.HELP, description=command.DESCRIPTION)
+        command.add_options(page)
+        page.set_defaults(run=command.run)
     return parser
 
 

@@ -9,18 +9,18 @@ from agents.cli import common, options
 from agents.cli.common import UsageError
 from agents.eval.compare import compare_runs
 
+HELP = "compare two saved arena runs deal by deal"
+DESCRIPTION = (
+    "The paired difference of one agent's mean value per round (in the game's "
+    "unit) between two arena runs saved with --save on the same deals (the same --seed), "
+    "with a 95% "
+    "confidence interval over the deals: how much better A played than B, with the luck of "
+    "the deals taken out."
+)
 
-def add_parser(commands: options.Commands) -> None:
-    """Add ``boon compare`` and its options."""
-    parser = commands.add_parser(
-        "compare",
-        help="compare two saved arena runs deal by deal",
-        description="The paired difference of one agent's mean value per round (in the game's "
-        "unit) between two arena runs saved with --save on the same deals (the same --seed), "
-        "with a 95% "
-        "confidence interval over the deals: how much better A played than B, with the luck of "
-        "the deals taken out.",
-    )
+
+def add_options(parser: argparse.ArgumentParser) -> None:
+    """The options of ``boon compare``."""
     parser.add_argument("first", metavar="A.jsonl", help="the first run's --save file")
     parser.add_argument("second", metavar="B.jsonl", help="the second run's --save file")
     for which, run_file in (("a", "first"), ("b", "second")):
@@ -39,7 +39,6 @@ def add_parser(commands: options.Commands) -> None:
     options.add_workers(
         parser, "with --variance-reduction, worker processes for the reference deals (default 1)"
     )
-    parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -5,13 +5,12 @@ there (``--seed`` seeds the deals in ``boon arena``, the training in ``boon expl
 from __future__ import annotations
 
 import argparse
-from typing import TypeAlias
+from collections.abc import Sequence
+from typing import Any
 
 from agents import argtypes
 from agents.registry import GAMES, game_names
-
-# What a command module adds its parser to (argparse's own class has no public name).
-Commands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+from agents.specs import OPPONENTS_HELP, SPEC_HELP
 
 
 def add_game(parser: argparse.ArgumentParser) -> None:
@@ -23,18 +22,43 @@ def add_game(parser: argparse.ArgumentParser) -> None:
 
 
 def add_specs(
-    parser: argparse.ArgumentParser, name: str, help: str, many: bool = False, **kwargs: object
+    parser: argparse.ArgumentParser, name: str, help: str, many: bool = False, **kwargs: Any
 ) -> None:
     """An option naming agents by spec (``--agents``, ``--opponents``, ``--target``): one spec,
     or with ``many`` one or more."""
     if many:
         kwargs["nargs"] = "+"
-    parser.add_argument(name, metavar="SPEC", help=help, **kwargs)  # type: ignore[arg-type]
+    parser.add_argument(name, metavar="SPEC", help=help, **kwargs)
+
+
+def add_count(
+    parser: argparse.ArgumentParser, name: str, help: str, default: int | None = None, **kwargs: Any
+) -> None:
+    """A count (deals, rounds, games, ...): a whole number from 1 (``None`` when not given: the
+    command's own default)."""
+    parser.add_argument(name, type=argtypes.count, default=default, help=help, **kwargs)
+
+
+def add_agents(parser: argparse.ArgumentParser, which: str) -> None:
+    """``--agents``: the specs of the agents compared, ``which`` saying how many (``one per
+    seat``)."""
+    add_specs(parser, "--agents", f"{which}; {SPEC_HELP}", many=True, required=True)
+
+
+def add_opponents(
+    parser: argparse.ArgumentParser,
+    help: str = OPPONENTS_HELP,
+    default: Sequence[str] | None = ("heuristic",),
+) -> None:
+    """``--opponents``: the specs of the other seats (one for all, or one each)."""
+    add_specs(
+        parser, "--opponents", help, many=True, default=None if default is None else list(default)
+    )
 
 
 def add_players(parser: argparse.ArgumentParser, help: str, name: str = "--players") -> None:
     """The table size (``None`` when not given: the game's default)."""
-    parser.add_argument(name, type=argtypes.count, default=None, help=help)
+    add_count(parser, name, help)
 
 
 def add_seat(parser: argparse.ArgumentParser, help: str, default: int | None = None) -> None:
@@ -44,7 +68,7 @@ def add_seat(parser: argparse.ArgumentParser, help: str, default: int | None = N
 
 def add_deals(parser: argparse.ArgumentParser, help: str, default: int | None = None) -> None:
     """``--deals``: how many deals (``None`` when not given: the command's own default)."""
-    parser.add_argument("--deals", type=argtypes.count, default=default, help=help)
+    add_count(parser, "--deals", help, default)
 
 
 def add_seed(

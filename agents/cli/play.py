@@ -10,22 +10,18 @@ from agents.cli import common, options
 from agents.games.terminal import play_game
 from agents.specs import OPPONENTS_HELP
 
+HELP = "play a game in the terminal"
+DESCRIPTION = (
+    "Play a game at the terminal against agents: a whole game (Boon: until "
+    "someone holds no Victory Cards; B.O.N: until a score reaches 5; BOYN: until a total "
+    "reaches 250) unless --rounds stops it sooner."
+)
 
-def add_parser(commands: options.Commands) -> None:
-    """Add ``boon play`` and its options."""
-    parser = commands.add_parser(
-        "play",
-        help="play a game in the terminal",
-        description="Play a game at the terminal against agents: a whole game (Boon: until "
-        "someone holds no Victory Cards; B.O.N: until a score reaches 5; BOYN: until a total "
-        "reaches 250) unless --rounds stops it sooner.",
-    )
-    options.add_specs(
-        parser,
-        "--opponents",
-        f"{OPPONENTS_HELP} (bare 'ppo' is the shipped model for the table size)",
-        many=True,
-        default=["heuristic"],
+
+def add_options(parser: argparse.ArgumentParser) -> None:
+    """The options of ``boon play``."""
+    options.add_opponents(
+        parser, f"{OPPONENTS_HELP} (bare 'ppo' is the shipped model for the table size)"
     )
     options.add_seat(parser, "your seat (default 0)", default=0)
     options.add_game(parser)
@@ -33,19 +29,13 @@ def add_parser(commands: options.Commands) -> None:
         parser, f"players at the table ({options.player_counts()}; default 4)", "--num-players"
     )
     options.add_seed(parser, "seed of the deals and the agents", default=None)
-    parser.add_argument(
-        "--rounds",
-        type=argtypes.count,
-        default=None,
-        help="stop after this many rounds (default: the game)",
-    )
+    options.add_count(parser, "--rounds", "stop after this many rounds (default: the game)")
     parser.add_argument(
         "--ask-forced",
         action="store_true",
         help="ask for your move even when only one is legal (default: it is played for you)",
     )
     argtypes.add_trust_option(parser)
-    parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:

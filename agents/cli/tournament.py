@@ -12,20 +12,19 @@ from agents import argtypes
 from agents.cli import common, options
 from agents.cli.common import UsageError
 from agents.eval.tournament import plot_report, run_tournament
-from agents.specs import SPEC_HELP
+
+HELP = "rate agents: every pair in duplicate, one rating each"
+DESCRIPTION = (
+    "Play every pair of agents in duplicate (each alone against the other's "
+    "copies, both ways, every rotation, on the same deals) and fit one rating per agent in "
+    "the game's unit per round (least squares on the pair margins, mean 0), with 95% "
+    "confidence intervals over deals. Method: docs/agents.md, 'Tournament'."
+)
 
 
-def add_parser(commands: options.Commands) -> None:
-    """Add ``boon tournament`` and its options."""
-    parser = commands.add_parser(
-        "tournament",
-        help="rate agents: every pair in duplicate, one rating each",
-        description="Play every pair of agents in duplicate (each alone against the other's "
-        "copies, both ways, every rotation, on the same deals) and fit one rating per agent in "
-        "the game's unit per round (least squares on the pair margins, mean 0), with 95% "
-        "confidence intervals over deals. Method: docs/agents.md, 'Tournament'.",
-    )
-    options.add_specs(parser, "--agents", f"2 or more; {SPEC_HELP}", many=True, required=True)
+def add_options(parser: argparse.ArgumentParser) -> None:
+    """The options of ``boon tournament``."""
+    options.add_agents(parser, "2 or more")
     options.add_game(parser)
     options.add_players(parser, "table size (default 4)")
     options.add_deals(parser, "deals per line-up (default 100)", default=100)
@@ -42,7 +41,6 @@ def add_parser(commands: options.Commands) -> None:
     )
     options.add_variance(parser)
     argtypes.add_trust_option(parser)
-    parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
