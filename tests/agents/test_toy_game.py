@@ -31,7 +31,6 @@ from tests.helpers.toy.spec import TOY
 from tests.helpers.toy.vector import VectorToy
 
 ROOT = Path(__file__).resolve().parents[2]
-TOY_PACKAGE = "tests.helpers.toy"
 # A training run of seconds: 512 learner decisions after a warm start of 100 rounds.
 TINY_RUN = [
     "--game", "toy", "--total-timesteps", "512", "--num-tables", "32", "--n-steps", "8",
