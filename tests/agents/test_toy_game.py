@@ -25,13 +25,12 @@ from agents.registry import register, unregister
 from agents.specs import make_agent
 from agents.training.imitation import imitation_data
 from agents.training.recipe import recipe_of
-from agents.training.trainer import check_args, parse_args, train
+from agents.training.trainer import check_args, parse_args
 from boon_env.games import env_spec
 from tests.helpers.toy.spec import TOY
 from tests.helpers.toy.vector import VectorToy
 
 ROOT = Path(__file__).resolve().parents[2]
-TOY_PACKAGE = "tests.helpers.toy"
 # A training run of seconds: 512 learner decisions after a warm start of 100 rounds.
 TINY_RUN = [
     "--game", "toy", "--total-timesteps", "512", "--num-tables", "32", "--n-steps", "8",
@@ -85,31 +84,6 @@ def test_the_toys_flag_sets_how_far_its_warm_start_strays(toy: str) -> None:
         imitation_data(TOY, 2, 64, 1, explore=0.0).observations,
         imitation_data(TOY, 2, 64, 1, explore=1.0).observations,
     )
-
-
-def test_train_py_trains_the_toy_and_its_model_loads_and_plays(toy: str, tmp_path) -> None:
-    flags = [*TINY_RUN, "--runs-dir", str(tmp_path), "--model-path", str(tmp_path / "toy")]
-    args = parse_args(
-        [*flags, "--rollout-workers", "1", "--arena-workers", "1", "--teacher-explore", "0.1"]
-    )
-    check_args(args)
-    player = train(args)
-    assert player == tmp_path / "toy.npz" and (tmp_path / "toy.zip").is_file()
-    (run,) = tmp_path.glob("toy_ppo_2p_s1_*")
-    summary = json.loads((run / "summary.json").read_text())
-    assert summary["learner_decisions"] == 512
-    assert summary["command"].startswith("python train.py --game toy ")
-    assert "--teacher-explore 0.1" in summary["command"]
-    assert summary["final_tricks_per_round"] is not None
-    assert set(summary["arena"]) == {"random", "heuristic"}
-    assert json.loads((run / "args.json").read_text())["options"] == {"teacher_explore": 0.1}
-    # The model is a player of the toy at 2 seats, and only there.
-    assert make_agent(f"ppo:{player}", num_players=2, game=toy).name == f"ppo:{player}"
-    with pytest.raises(ModelFileError):
-        make_agent(f"ppo:{player}", num_players=3, game=toy)
-    report = run_arena([f"ppo:{player}", "random"], deals=30, seed=2, game=toy)
-    trained, random = report.results
-    assert trained.mean_value == pytest.approx(-random.mean_value)  # zero-sum, deal by deal
 
 
 # ----------------------------------------------------------------------------- make_vec
@@ -202,17 +176,20 @@ print(json.dumps({"ended": ended, "agents": env.agents}))
 """
 
 
-def test_registering_the_toy_is_all_a_new_game_needs(tmp_path) -> None:
-    # In a fresh process: one register() call, then train.py (its rollouts in two processes,
-    # the worker's opponent built by name), boon arena (in two worker processes), make_vec and
-    # PettingZoo, untouched.
+@pytest.fixture(scope="module")
+def fresh_process(tmp_path_factory) -> tuple[Path, list[str]]:
+    """The script above in a fresh process: one register() call, then train.py (its rollouts
+    in two processes, the worker's opponent built by name), boon arena (in two worker
+    processes), make_vec and PettingZoo, untouched. The run's directory and its output lines.
+    """
+    out = tmp_path_factory.mktemp("toy_run")
     train_flags = [
-        *TINY_RUN, "--runs-dir", str(tmp_path), "--model-path", str(tmp_path / "toy"),
-        "--rollout-workers", "2", "--arena-workers", "1",
+        *TINY_RUN, "--runs-dir", str(out), "--model-path", str(out / "toy"),
+        "--rollout-workers", "2", "--arena-workers", "1", "--teacher-explore", "0.1",
         "--pool-weights", "opponent=0.5,random=0.5", "--opponent", "heuristic",
     ]  # fmt: skip
     result = subprocess.run(
-        [sys.executable, "-c", _SCRIPT, str(tmp_path), *train_flags],
+        [sys.executable, "-c", _SCRIPT, str(out), *train_flags],
         capture_output=True,
         text=True,
         timeout=300,
@@ -220,14 +197,37 @@ def test_registering_the_toy_is_all_a_new_game_needs(tmp_path) -> None:
         env={**os.environ, "PYTHONPATH": str(ROOT)},
     )
     assert result.returncode == 0, result.stderr[-3000:]
-    *lines, last = result.stdout.strip().splitlines()
+    return out, result.stdout.strip().splitlines()
+
+
+def test_registering_the_toy_is_all_a_new_game_needs(fresh_process) -> None:
+    out, lines = fresh_process
     arena = json.loads(next(line for line in lines if line.startswith('{"num_players"')))
     assert (arena["num_players"], arena["deals"]) == (2, 20)
-    assert [r["agent"] for r in arena["results"]] == [f"ppo:{tmp_path / 'toy.npz'}", "heuristic"]
-    assert json.loads(last) == {
-        "ended": 3 * 256,
-        "agents": ["player_0", "player_1"],
-    }  # 2 steps a round
+    assert [r["agent"] for r in arena["results"]] == [f"ppo:{out / 'toy.npz'}", "heuristic"]
+    # make_vec: 3 rounds of 2 learner steps at each of 256 tables; PettingZoo: 2 seats.
+    assert json.loads(lines[-1]) == {"ended": 3 * 256, "agents": ["player_0", "player_1"]}
+
+
+def test_train_py_trains_the_toy_and_its_model_loads_and_plays(toy: str, fresh_process) -> None:
+    out, _ = fresh_process
+    player = out / "toy.npz"
+    assert player.is_file() and (out / "toy.zip").is_file()
+    (run,) = out.glob("toy_ppo_2p_s1_*")
+    summary = json.loads((run / "summary.json").read_text())
+    assert summary["learner_decisions"] == 512
+    assert summary["command"].startswith("python train.py --game toy ")
+    assert "--teacher-explore 0.1" in summary["command"]
+    assert summary["final_tricks_per_round"] is not None
+    assert set(summary["arena"]) == {"random", "heuristic"}
+    assert json.loads((run / "args.json").read_text())["options"] == {"teacher_explore": 0.1}
+    # The model is a player of the toy at 2 seats, and only there; it plays legal cards.
+    assert make_agent(f"ppo:{player}", num_players=2, game=toy).name == f"ppo:{player}"
+    with pytest.raises(ModelFileError, match="a 2-player model, but the table has 3 players"):
+        make_agent(f"ppo:{player}", num_players=3, game=toy)
+    report = run_arena([f"ppo:{player}", "random"], deals=30, seed=2, game=toy)
+    trained, random = report.results
+    assert trained.mean_value == pytest.approx(-random.mean_value)  # zero-sum, deal by deal
 
 
 def _tracked_files() -> list[Path]:
