@@ -93,6 +93,12 @@ def test_python_m_agents_web_has_the_options_of_boon_serve(capsys):
     assert capsys.readouterr().out.split("options:")[1] == served
 
 
+def _ctrl_c_as_in_a_terminal() -> None:
+    # A process started with Ctrl+C ignored (as a test worker may be) keeps it ignored, as
+    # Unix programs do; the server is tested as a terminal starts it.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize("replay", [False, True])
 def test_the_server_prints_its_address_serves_and_stops_on_ctrl_c(replay):
     extra = ["--replay", str(REPLAY)] if replay else ["--players", "3", "--seed", "1"]
@@ -101,6 +107,7 @@ def test_the_server_prints_its_address_serves_and_stops_on_ctrl_c(replay):
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=_ctrl_c_as_in_a_terminal,
     ) as process:
         try:
             line = process.stdout.readline()
