@@ -62,7 +62,7 @@ class Args(PPOSettings):
     flags only one game takes under that game's name)."""
 
     game: str = game_names()[0]
-    """The game (a registered game: boon, bon or boyn); it chooses the other flags' defaults."""
+    """The game (any registered game: boon, bon, boyn, ...); it sets the other flags' defaults."""
 
     exp_name: str = f"{game_names()[0]}_ppo"
     """Name of the experiment (prefix of the run name)."""
@@ -71,7 +71,7 @@ class Args(PPOSettings):
     """Seed of everything: deals, seats, opponent draws, network init."""
 
     num_players: int = 4
-    """Players at the table: 3, 4 or 5 (BOYN: 2 to 6)."""
+    """Players at the table: one of the game's table sizes (B.O.N 3-5, BOYN 2-6, ...)."""
 
     total_timesteps: int = 6_000_000
     """Learner decisions to train for in all (a resumed run counts its past ones)."""
