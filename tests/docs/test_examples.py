@@ -112,6 +112,9 @@ class OutputBlockParser:
         return None
 
 
+# A page is dozens of commands in a row (README.md and docs/research.md: 3 CPU minutes), so it
+# gets twice the suite's timeout for a shared, loaded machine.
+@pytest.mark.timeout(1800)
 @pytest.mark.parametrize("page", PAGES, ids=str)
 @pytest.mark.usefixtures("boon_in_api_test_lists")  # README runs PettingZoo's api_test
 def test_every_block_runs_and_prints_what_it_shows(
