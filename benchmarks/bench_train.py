@@ -49,7 +49,14 @@ _CONFIG_KEYS = (
     "checkpoint_every",
 )
 # The options that, when given, replace the game's default.
-_OVERRIDES = ("bc_rounds", "rollout_workers", "torch_threads", "update_threads", "n_epochs")
+_OVERRIDES = (
+    "bc_rounds",
+    "num_tables",
+    "rollout_workers",
+    "torch_threads",
+    "update_threads",
+    "n_epochs",
+)
 
 
 def _parse() -> argparse.Namespace:
@@ -59,6 +66,7 @@ def _parse() -> argparse.Namespace:
     parser.add_argument("--no-eval", action="store_true", help="no quick evals or checkpoints")
     parser.add_argument("--num-players", type=int, default=4, help="players at the table")
     parser.add_argument("--bc-rounds", type=int, default=None, help="warm start rounds")
+    parser.add_argument("--num-tables", type=int, default=None, help="tables played at once")
     parser.add_argument("--rollout-workers", type=int, default=None, help="processes stepping")
     parser.add_argument("--torch-threads", type=int, default=None, help="torch threads")
     parser.add_argument("--update-threads", type=int, default=None, help="PPO update threads")

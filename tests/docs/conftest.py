@@ -76,9 +76,17 @@ def _launcher(path: Path, name: str) -> None:
 
 
 @pytest.fixture(scope="session")
-def sandbox(tmp_path_factory: pytest.TempPathFactory) -> Sandbox:
-    """A scratch checkout whose ``boon``/``python`` run the project at small sizes."""
-    path = tmp_path_factory.mktemp("docs")
+def help_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where the launcher keeps each program's ``--help`` (every command of a page asks)."""
+    return tmp_path_factory.mktemp("docs-help")
+
+
+@pytest.fixture
+def sandbox(tmp_path: Path, help_cache: Path) -> Sandbox:
+    """A fresh scratch checkout (one per test: a page starts where a new reader starts) whose
+    ``boon``/``python`` run the project at small sizes."""
+    path = tmp_path / "checkout"
+    path.mkdir()
     for name in CHECKOUT:
         (path / name).symlink_to(ROOT / name)
     bin_dir = path / ".docs-bin"
@@ -87,12 +95,11 @@ def sandbox(tmp_path_factory: pytest.TempPathFactory) -> Sandbox:
     for name, role in LAUNCHED.items():
         _launcher(bin_dir / name, role)
     _launcher(path / ".venv" / "bin" / "python", "python")
-    (path / ".docs-cache").mkdir()
     env = {
         **os.environ,
         "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
         "PYTHONPATH": str(ROOT),
-        "DOCS_TEST_CACHE": str(path / ".docs-cache"),
+        "DOCS_TEST_CACHE": str(help_cache),
         "HOME": str(path),  # `boon serve` keeps its replays under ~/.cache
         "MPLBACKEND": "Agg",
     }

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import re
+import resource
 import shlex
 import socket
 import subprocess
@@ -45,7 +46,18 @@ SMALL: dict[str, int] = {
     "--steps": 10,
     "--obs-steps": 5,
     "--tables": 16,
+    "--num-tables": 16,
+    "--num-envs-per-env-runner": 16,
+    "--train-batch-size": 384,
+    "--minibatch-size": 64,
+    "--batch-size": 64,
     "--iterations": 1,
+    # Processes: the tests run two commands at a time on two cores, so each runs in one
+    # process (Ray's env runners: none besides the driver's own).
+    "--workers": 1,
+    "--rollout-workers": 1,
+    "--arena-workers": 1,
+    "--num-env-runners": 0,
 }
 # Capped where written, never added: time budgets (a run also stops at its size) and sizes of
 # options that a command only takes with another flag.
@@ -198,8 +210,21 @@ def main(name: str, arguments: list[str]) -> int:
     return subprocess.run(argv, input=moves, text=True).returncode
 
 
+def log_cost(started: float, arguments: list[str]) -> None:
+    """Note the command's wall and CPU seconds in the file ``DOCS_TEST_LOG`` names, if any:
+    where a page's time goes."""
+    if not os.environ.get("DOCS_TEST_LOG"):
+        return
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = children.ru_utime + children.ru_stime
+    with open(os.environ["DOCS_TEST_LOG"], "a") as log:
+        log.write(f"{time.monotonic() - started:7.1f} s {cpu:7.1f} cpu  {shlex.join(arguments)}\n")
+
+
 if __name__ == "__main__":
+    started = time.monotonic()
     code = main(sys.argv[1], sys.argv[2:])
+    log_cost(started, sys.argv[1:])
     if code and os.environ.get("DOCS_TEST_FAILED"):
         with open(os.environ["DOCS_TEST_FAILED"], "a") as failed:
             failed.write(f"failed ({code}): {shlex.join(sys.argv[1:])}\n")

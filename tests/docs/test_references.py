@@ -76,7 +76,7 @@ def repository_files() -> tuple[str, ...]:
 _TOP = sorted({f.split("/")[0] for f in repository_files() if "/" in f})
 # A path from the top of the repository (`agents/cli/commands.py`, `../boon_env/core`).
 _PATH = re.compile(
-    r"(?<![\w./~:-])(?:\.\./)*(?:" + "|".join(map(re.escape, _TOP)) + r")(?:/[\w.*<>{},-]*)+"
+    r"(?<![\w./~:-])(?:\.\./)*(?:" + "|".join(map(re.escape, _TOP)) + r")(?:/[\w.*<>{},$-]*)+"
 )
 # A file named alone (`RULES_BON.md`, `spec.py`); another project's is named with it
 # ("CleanRL's `ppo.py`").
@@ -84,8 +84,9 @@ _FILE = re.compile(r"(?<!'s )`([\w.-]+\.(?:py|md|ipynb|toml))`")
 
 
 def expand(path: str) -> list[str]:
-    """``a/{b,c}/d`` as ``a/b/d`` and ``a/c/d``; a ``<placeholder>`` as a ``*``."""
-    path = re.sub(r"<[^<>]*>|\{[^{},]*\}", "*", path)
+    """``a/{b,c}/d`` as ``a/b/d`` and ``a/c/d``; a ``<placeholder>`` or a shell variable
+    (``${n}``) as a ``*``."""
+    path = re.sub(r"<[^<>]*>|\$?\{[^{},]*\}", "*", path)
     choice = re.search(r"\{([^{}]*)\}", path)
     if not choice:
         return [path]

@@ -222,8 +222,10 @@ def summarize_discards(samples: list[BurialSample], boon_size: int) -> DiscardSu
         diff = np.array(column) - own
         half = 1.96 * diff.std(ddof=1) / np.sqrt(len(diff)) if len(diff) > 1 else 0.0
         strategies[name] = (float(np.mean(column)), float(half))
-    x, y = np.concatenate(rows), np.concatenate(values)
-    weights = np.linalg.lstsq(x, y, rcond=None)[0] if len(y) else np.zeros(len(BURIAL_FEATURES))
+    if not rows:  # no deal was picked: nothing to fit
+        weights = np.zeros(len(BURIAL_FEATURES))
+    else:
+        weights = np.linalg.lstsq(np.concatenate(rows), np.concatenate(values), rcond=None)[0]
     return DiscardSummary(
         len(by_deal),
         strategies,

@@ -70,7 +70,7 @@ def play_tables(
     Raises:
         ValueError: an opening action is illegal (naming it).
     """
-    if others is None and _batched(agent):
+    if others is None and _batched(agent) and tables:  # no tables: the empty outcome below
         parts = [
             _vector_outcome(agent, config, tables[first : first + _CHUNK_TABLES])
             for first in range(0, len(tables), _CHUNK_TABLES)
