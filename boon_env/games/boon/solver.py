@@ -144,7 +144,7 @@ def _trick_winner(cards: np.ndarray) -> int:
 # The points of any set of cards: four lookups, one per byte of its mask.
 _BYTE_POINTS = np.array(
     [
-        [sum(POINTS[8 * byte + bit] for bit in range(8) if value >> bit & 1) for value in range(256)]
+        [sum(POINTS[8 * byte + i] for i in range(8) if value >> i & 1) for value in range(256)]
         for byte in range(NUM_CARDS // 8)
     ],
     dtype=np.int64,
