@@ -91,7 +91,7 @@ _BAND_FLOORS = tuple(
     if picker_stake(points) != picker_stake(points - 1)
 )
 
-_TABLE_BITS = 21  # transposition table of 2^21 rows of 4 words (64 MB)
+_TABLE_BITS = 20  # transposition table of 2^20 rows of 4 words (32 MB)
 _ROW = 4  # words of a row: the key's three, then its bounds, best move and generation
 _BUCKET = 2  # rows a position may take
 _GENERATION_SHIFT = 32
@@ -406,6 +406,20 @@ def _boundary(
     return -1, max(alpha, lower), min(beta, upper), (packed & 0xFF) - 1, bucket, key
 
 
+@njit(cache=True)
+def _decided(work: np.ndarray, leader: int, played: int, led: int, winning: int) -> bool:
+    """Whether no seat still to play to the trick in progress holds a card that may follow
+    ``led`` and beats ``winning``."""
+    n = work[_SEATS]
+    above = _GOLD & ~((np.int64(2) << winning) - 1)
+    if not (_GOLD >> winning) & 1:
+        above = _GOLD | _SUIT_MASK_OF[winning] & ~((np.int64(2) << winning) - 1)
+    for k in range(played, n):  # noqa: SIM110 (numba compiles a loop, not all())
+        if _legal(work[(leader + k) % n], led) & above:
+            return False
+    return True
+
+
 @njit  # no cache: numba's cache of a recursive function crashes on loading
 def _search(
     work: np.ndarray,
@@ -428,11 +442,17 @@ def _search(
     hands = np.int64(0)
     for other in range(n):
         hands |= work[other]
-    least, most = _sure_points(work[picker], hands, trick)
-    if most <= alpha or least >= beta:
-        return most if most <= alpha else least
     played = _popcount(trick)
     winning = _winning(trick, led)
+    least, most = _sure_points(work[picker], hands, trick)
+    if played and _decided(work, leader, played, led, winning):
+        # Nobody still to play can take the trick: its points so far are its winner's side's.
+        if winner == picker:
+            least += trick_points
+        else:
+            most -= trick_points
+    if most <= alpha or least >= beta:
+        return most if most <= alpha else least
     hint, bucket, key = -1, -1, (np.int64(0), np.int64(0), np.int64(0))
     if played == 0:
         known, alpha, beta, hint, bucket, key = _boundary(work, table, leader, hands, alpha, beta)
