@@ -306,17 +306,18 @@ def _equal_point_runs() -> np.ndarray:
 _RUNS = _equal_point_runs()
 
 
-_IN_RUNS = np.int64(sum(int(run) for run, _first in _RUNS))
-
-
 @njit(cache=True, inline="always")
 def _canonical(hand: int, remaining: int) -> int:
     """``hand`` with the cards of each equal-point run renamed to the run's lowest ids, in
     order, counting only the ``remaining`` cards (so played cards of a run leave no gap)."""
-    renamed = hand & ~_IN_RUNS
+    renamed = hand
     for r in range(_RUNS.shape[0]):
         rest = _RUNS[r, 0] & remaining
         target = _RUNS[r, 1]
+        gapless = rest + (np.int64(1) << target)  # a power of two when rest has no gap
+        if gapless & (gapless - 1) == 0:
+            continue
+        renamed &= ~_RUNS[r, 0]
         while rest:
             low = rest & -rest
             rest ^= low
@@ -594,21 +595,25 @@ def _future(state: Round, alpha: int, beta: int, fresh: bool = True) -> int:
     return int(value)
 
 
-def _exact_future(state: Round) -> int:
-    """The picker's points still to come, exactly, by bisection over zero-window searches:
-    each proves a bound (fail-soft, often beyond the one asked) and halves ``[lower, upper]``
-    until they meet; the bounds the table keeps from one search speed up the next."""
+def _narrow(state: Round, floors: Sequence[int]) -> tuple[int, int]:
+    """Bounds ``(lower, upper)`` on the picker's points still to come such that no point of
+    ``floors`` (ascending) lies in ``(lower, upper]``, by zero-window searches at the middle
+    open floor: each proves a bound (fail-soft, often beyond the one asked); the bounds the
+    table keeps from one search speed up the next. With every point a floor, this is
+    bisection to the exact value; with the band floors, the band outcome."""
     lower, upper = 0, TOTAL_POINTS
     fresh = True
-    while lower < upper:
-        beta = (lower + upper + 1) // 2
+    while True:
+        open_floors = [floor for floor in floors if lower < floor <= upper]
+        if not open_floors:
+            return lower, upper
+        beta = open_floors[len(open_floors) // 2]
         value = _future(state, beta - 1, beta, fresh)
         fresh = False
         if value >= beta:
             lower = value
         else:
             upper = value
-    return lower
 
 
 def solve(state: Round) -> int:
@@ -620,7 +625,8 @@ def solve(state: Round) -> int:
             burying); a finished round returns its picker's points.
     """
     _checked(state)
-    return _known(state) + _exact_future(state)
+    lower, _upper = _narrow(state, range(1, TOTAL_POINTS + 1))
+    return _known(state) + lower
 
 
 def reaches(state: Round, points: int) -> bool:
@@ -639,16 +645,16 @@ def reaches(state: Round, points: int) -> bool:
 
 def solve_stake(state: Round) -> int:
     """The exact band outcome under perfect play: Victory Cards each defender pays the picker
-    (-2, -1, 1 or 2; negative: the picker pays each), from two zero-window searches.
+    (-2, -1, 1 or 2; negative: the picker pays each), from one or two zero-window searches
+    (first at 61 points; the bound it proves may settle the band).
 
     Raises:
         ValueError: as :func:`solve`.
     """
     _checked(state)
-    lowest, middle, highest = _BAND_FLOORS  # 30, 61, 91
-    if reaches(state, middle):
-        return picker_stake(highest if reaches(state, highest) else middle)
-    return picker_stake(middle - 1 if reaches(state, lowest) else lowest - 1)
+    known = _known(state)
+    lower, _upper = _narrow(state, [floor - known for floor in _BAND_FLOORS])
+    return picker_stake(known + lower)
 
 
 def solve_value(state: Round) -> tuple[int, ...]:
