@@ -421,10 +421,29 @@ def _decided(work: np.ndarray, leader: int, played: int, led: int, winning: int)
     return True
 
 
+@njit(cache=True)
+def _bounds(
+    work: np.ndarray, hands: int, leader: int, trick: int, led: int, winner: int, trick_points: int
+) -> tuple[int, int]:
+    """Bounds ``(lower, upper)`` on what :func:`_search` returns for this position, known
+    without searching: :func:`_sure_points`, and the trick in progress's points when nobody
+    still to play can take it from its winner."""
+    picker = work[_PICKER]
+    least, most = _sure_points(work[picker], hands, trick)
+    played = _popcount(trick)
+    if played and _decided(work, leader, played, led, _winning(trick, led)):
+        if winner == picker:
+            least += trick_points
+        else:
+            most -= trick_points
+    return least, most
+
+
 @njit  # no cache: numba's cache of a recursive function crashes on loading
 def _search(
     work: np.ndarray,
     table: np.ndarray,
+    hands: int,
     leader: int,
     trick: int,
     led: int,
@@ -435,23 +454,15 @@ def _search(
     depth: int,
 ) -> int:
     """The picker's points from the cards still to play (the trick in progress included),
-    fail-soft within ``(alpha, beta)``. ``work[:n]`` are the hands; the trick in progress is
-    ``trick`` (a mask of its cards, led by ``leader``), ``led`` its first card and ``winner``
-    the seat of the card winning it (-1: no card played yet)."""
+    fail-soft within ``(alpha, beta)``. ``work[:n]`` are the hands, ``hands`` all their
+    cards; the trick in progress is ``trick`` (a mask of its cards, led by ``leader``),
+    ``led`` its first card, ``winner`` the seat of the card winning it (-1: no card played
+    yet) and ``trick_points`` its points."""
     work[_NODES] += 1
     n, picker = work[_SEATS], work[_PICKER]
-    hands = np.int64(0)
-    for other in range(n):
-        hands |= work[other]
     played = _popcount(trick)
     winning = _winning(trick, led)
-    least, most = _sure_points(work[picker], hands, trick)
-    if played and _decided(work, leader, played, led, winning):
-        # Nobody still to play can take the trick: its points so far are its winner's side's.
-        if winner == picker:
-            least += trick_points
-        else:
-            most -= trick_points
+    least, most = _bounds(work, hands, leader, trick, led, winner, trick_points)
     if most <= alpha or least >= beta:
         return most if most <= alpha else least
     hint, bucket, key = -1, -1, (np.int64(0), np.int64(0), np.int64(0))
@@ -477,7 +488,7 @@ def _search(
         over = played + 1 == n
         gain = points if over and new_winner == picker else 0
         value = gain + _search(
-            work, table, new_winner if over else leader, 0 if over else trick | bit,
+            work, table, hands ^ bit, new_winner if over else leader, 0 if over else trick | bit,
             -1 if over else (card if played == 0 else led), -1 if over else new_winner,
             0 if over else points, low - gain, high - gain, depth + 1,
         )  # fmt: skip
@@ -578,7 +589,14 @@ def _future(state: Round, alpha: int, beta: int, fresh: bool = True) -> int:
     if state.phase is Phase.DONE:
         return 0
     _Workspace.begin(fresh)
-    work = _Workspace.work
+    position = _load(state, _Workspace.work)
+    return int(_search(_Workspace.work, _Workspace.table, *position, alpha, beta, 0))
+
+
+def _load(state: Round, work: np.ndarray) -> tuple[int, int, int, int, int, int]:
+    """Write ``state``'s hands, number of seats and picker into ``work``; return the rest of
+    the position as :func:`_search` takes it: ``(hands, leader, trick, led, winner,
+    trick_points)``."""
     n = state.config.num_players
     work[:_MAX_SEATS] = 0
     work[:n] = state.hands
@@ -590,9 +608,8 @@ def _future(state: Round, alpha: int, beta: int, fresh: bool = True) -> int:
         for card in trick:
             mask |= 1 << card
     led = trick[0] if trick else -1
-    points = sum(POINTS[card] for card in trick)
-    value = _search(work, _Workspace.table, leader, mask, led, winner, points, alpha, beta, 0)
-    return int(value)
+    hands = int(np.bitwise_or.reduce(work[:n]))
+    return hands, leader, mask, led, winner, sum(POINTS[card] for card in trick)
 
 
 def _narrow(state: Round, floors: Sequence[int]) -> tuple[int, int]:
