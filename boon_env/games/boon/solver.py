@@ -12,13 +12,19 @@ two-sided game (every player plays for itself) and are refused.
 
 ====================  =====================================================================
 search                alpha-beta, fail-soft, over single card plays
+bounds                before searching a position: a gold card above every other gold card
+                      left wins whatever trick it falls in, so its points are its side's; a
+                      trick nobody still to play can take is its winner's side's
 move ordering         the transposition table's best lead first; then winning cheaply, giving
                       points to a partner who wins, throwing the least points when losing
 transposition table   at every trick boundary, keyed by the hands, the leader and the picker
                       (a stored bound holds whatever the search window); within a run of
                       cards of one suit worth the same (gold 11-14, ...) only how many are
-                      left and who holds them is in the key, not which
+                      left and who holds them is in the key, not which; each position may
+                      take one of two rows, one kept for the most cards left
 exact points          bisection over zero-window searches, the table kept between them
+band outcome          zero-window searches at the band floors, 61 first; the fail-soft bound
+                      a search proves may settle the band without the second
 equivalent cards      cards of one hand, one suit, adjacent among the cards still in play and
                       worth the same points are one move
 compiled with         numba (the ``solver`` extra: ``pip install boon-env[solver]``)
