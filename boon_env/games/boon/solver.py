@@ -98,7 +98,9 @@ _BAND_FLOORS = tuple(
 )
 
 _TABLE_BITS = 20  # transposition table of 2^20 rows of 4 words (32 MB)
-_ROW = 4  # words of a row: the key's three, then its bounds, best move and generation
+# A row: the key's three words, then one packing the search's generation (bits 32 up), the
+# cards left (24-29), the lower and upper bounds (16-23, 8-15) and the best move + 1 (0-7).
+_ROW = 4
 _BUCKET = 2  # rows a position may take
 _GENERATION_SHIFT = 32
 _MAX_SEATS = 5
