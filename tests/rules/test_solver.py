@@ -144,6 +144,9 @@ def test_the_compiled_rules_are_the_rules_packages(n: int) -> None:
             if state.trick:
                 cards = np.array(state.trick, dtype=np.int64)
                 assert solver._trick_winner(cards) == trick_winner(state.trick)
+                mask = sum(1 << card for card in state.trick)
+                winning = state.trick[trick_winner(state.trick)]
+                assert solver._winning(mask, state.trick[0]) == winning
                 checked += 1
             state.apply(int(rng.choice(state.legal_actions())))
     assert checked > 1000
@@ -208,3 +211,41 @@ def test_the_module_example_runs() -> None:
     import doctest
 
     assert doctest.testmod(solver).failed == 0
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.sampled_from([3, 4, 5]), seed=st.integers(0, 2**32 - 1))
+def test_solve_and_the_band_equal_brute_force_on_random_endings(n: int, seed: int) -> None:
+    """The pruned search (bounds, table, merged cards, narrowing) equals unpruned minimax."""
+    state = endgame(n, np.random.default_rng(seed))
+    points = minimax(state)
+    assert solver.solve(state) == points
+    assert solver.solve_stake(state) == picker_stake(points)
+
+
+@settings(max_examples=150, deadline=None)
+@given(n=st.sampled_from([3, 4, 5]), seed=st.integers(0, 2**32 - 1))
+def test_the_bounds_known_without_search_hold_the_brute_force_value(n: int, seed: int) -> None:
+    """The sure points of the top gold cards and of a trick nobody can take any more bound
+    the picker's points still to come (the trick in progress included) on both sides."""
+    state = endgame(n, np.random.default_rng(seed))
+    work = np.zeros(solver._WORK, dtype=np.int64)
+    position = solver._load(state, work)
+    lower, upper = solver._bounds(work, *position)
+    assert lower <= minimax(state) - solver._known(state) <= upper
+
+
+def test_the_table_slot_depends_on_every_hand() -> None:
+    """Positions that differ in one hand only spread over the table (a slot blind to some
+    hands fills a few rows and evicts what the search needs)."""
+    rng = np.random.default_rng(1)
+    base = [int(word) for word in rng.integers(0, 2**31, size=5)]
+    for seat in range(5):
+        buckets = set()
+        for hand in rng.integers(0, 2**31, size=200):
+            hands = list(base)
+            hands[seat] = int(hand)
+            key = (hands[0] | hands[1] << 32, hands[2] | hands[3] << 32, 1 << 32 | hands[4])
+            key = tuple(np.int64(word) for word in key)
+            buckets.add(solver._bucket(key))
+        assert len(buckets) > 190, f"seat {seat}: {len(buckets)} buckets for 200 hands"

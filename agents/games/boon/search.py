@@ -19,6 +19,7 @@ ties between actions that land in the same scoring band.
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -41,6 +42,7 @@ from boon_env.games.boon.rules import (
     Round,
     actions_of,
     names_of,
+    picker_stake,
     resample_from_infostate,
     round_value,
     seats_to_play,
@@ -56,6 +58,7 @@ _CHOICES = {
     "rollout": ("heuristic", "ppo"),
     "bid": ("search", "ppo"),
     "discard": ("search", "ppo"),
+    "solver": ("none", "dd"),
 }
 
 
@@ -89,6 +92,10 @@ class SearchParams:
             the default, paired over the samples, exceeds ``margin`` standard errors (0: any
             advantage).
         model: the policy file for ``ppo`` (empty: the shipped model for the table size).
+        solver: ``"dd"``: a heuristic playout stops when the card play of a picker round
+            begins, and that sampled world is solved exactly with every hand shown
+            (:mod:`boon_env.games.boon.solver`, the ``solver`` extra; perfect-information
+            Monte Carlo with a solver); ``"none"``: every playout is played to the end.
     """
 
     samples: int = 20
@@ -104,6 +111,7 @@ class SearchParams:
     bid_weight: float = 1.0
     margin: float = 0.0
     model: str = ""
+    solver: str = "none"
 
     def __post_init__(self) -> None:
         if type(self.samples) is not int or self.samples < 1:
@@ -123,6 +131,10 @@ class SearchParams:
             raise ValueError(f"bid_weight must be between 0 and 1, got {self.bid_weight!r}")
         if not self.margin >= 0:
             raise ValueError(f"margin must be >= 0, got {self.margin!r}")
+        if self.solver == "dd" and self.rollout != "heuristic":
+            raise ValueError("solver=dd solves the heuristic's playouts: rollout must be heuristic")
+        if self.solver == "dd" and importlib.util.find_spec("numba") is None:
+            raise ValueError("solver=dd needs numba, which the 'solver' extra installs")
 
     @property
     def uses_policy(self) -> bool:
@@ -215,13 +227,18 @@ def playout_outcomes(
     params: SearchParams,
 ) -> Outcomes:
     """The outcome of each action on each of the ``states`` (all at the searcher's turn),
-    played out by the heuristic."""
+    played out by the heuristic (and solved from the card play on, ``params.solver="dd"``)."""
     me = states[0].current
     values = np.zeros((len(actions), len(states)))
     for k, state in enumerate(states):
         for j, action in enumerate(actions):
             playout = state.clone()
             playout.apply(action)
+            if params.solver == "dd":
+                play_out(playout, rollout, until=Phase.PLAY)
+                if playout.phase is Phase.PLAY and not playout.leaster:
+                    values[j, k] = solved_outcome(playout, me, params.points_weight)
+                    continue
             play_out(playout, rollout)
             values[j, k] = outcome(playout, me, params.points_weight)
     return Outcomes(tuple(actions), values, weights)
@@ -262,9 +279,10 @@ def reading_outcomes(
     return Outcomes(tuple(actions), values, weights)
 
 
-def play_out(state: Round, params: HeuristicParams) -> None:
-    """Finish ``state`` with every seat playing the heuristic (on the engine, no encoding)."""
-    while state.phase is not Phase.DONE:
+def play_out(state: Round, params: HeuristicParams, until: Phase = Phase.DONE) -> None:
+    """Play ``state`` on with every seat playing the heuristic (on the engine, no encoding)
+    until it reaches phase ``until`` or is over."""
+    while state.phase is not Phase.DONE and state.phase is not until:
         legal = state.legal_mask()
         if legal & (legal - 1):
             state.apply(choose(View.from_round(state, state.current), legal, params))
@@ -281,6 +299,20 @@ def outcome(state: Round, seat: int, points_weight: float) -> float:
         share = state.points[seat]
     else:
         share = TOTAL_POINTS - state.points[state.picker]
+    return payout + points_weight * share / TOTAL_POINTS
+
+
+def solved_outcome(state: Round, seat: int, points_weight: float) -> float:
+    """:func:`outcome` of a picker round in its card play, both sides playing perfectly with
+    every hand shown from there (:func:`boon_env.games.boon.solver.solve`)."""
+    from boon_env.games.boon.solver import solve  # the solver extra: loaded when asked for
+
+    points = solve(state)
+    stake = picker_stake(points)
+    if state.picker == seat:
+        payout, share = stake * (state.config.num_players - 1), points
+    else:
+        payout, share = -stake, TOTAL_POINTS - points
     return payout + points_weight * share / TOTAL_POINTS
 
 

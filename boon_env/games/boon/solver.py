@@ -12,13 +12,19 @@ two-sided game (every player plays for itself) and are refused.
 
 ====================  =====================================================================
 search                alpha-beta, fail-soft, over single card plays
+bounds                before searching a position: a gold card above every other gold card
+                      left wins whatever trick it falls in, so its points are its side's; a
+                      trick nobody still to play can take is its winner's side's
 move ordering         the transposition table's best lead first; then winning cheaply, giving
                       points to a partner who wins, throwing the least points when losing
 transposition table   at every trick boundary, keyed by the hands, the leader and the picker
                       (a stored bound holds whatever the search window); within a run of
                       cards of one suit worth the same (gold 11-14, ...) only how many are
-                      left and who holds them is in the key, not which
+                      left and who holds them is in the key, not which; each position may
+                      take one of two rows, one kept for the most cards left
 exact points          bisection over zero-window searches, the table kept between them
+band outcome          zero-window searches at the band floors, 61 first; the fail-soft bound
+                      a search proves may settle the band without the second
 equivalent cards      cards of one hand, one suit, adjacent among the cards still in play and
                       worth the same points are one move
 compiled with         numba (the ``solver`` extra: ``pip install boon-env[solver]``)
@@ -91,15 +97,20 @@ _BAND_FLOORS = tuple(
     if picker_stake(points) != picker_stake(points - 1)
 )
 
-_TABLE_BITS = 21  # transposition table of 2^21 rows of 4 words (64 MB)
+_TABLE_BITS = 20  # transposition table of 2^20 rows of 4 words (32 MB)
+# A row: the key's three words, then one packing the search's generation (bits 32 up), the
+# cards left (24-29), the lower and upper bounds (16-23, 8-15) and the best move + 1 (0-7).
+_ROW = 4
+_BUCKET = 2  # rows a position may take
+_GENERATION_SHIFT = 32
 _MAX_SEATS = 5
 _MAX_DEPTH = 48  # card plays from any root: at most 3 x 9 + 1 trick in progress
-_ROW = 4  # words of a table row
-# The work array: the hands (seats 0-4, unused seats empty), a node counter, then per search
-# depth a row of moves and, _SCORES words further, their ordering scores.
-_STATS = 5
+# The work array: the hands (seats 0-4, unused seats empty), a node counter, the number of
+# seats, the picker, the search's generation, then per search depth a row of moves and,
+# _SCORES words further, their ordering scores.
+_NODES, _SEATS, _PICKER, _GENERATION = 5, 6, 7, 8
 _WIDTH = 16  # more than the 14 gold cards a hand can hold
-_MOVES = 8
+_MOVES = 9
 _SCORES = _MAX_DEPTH * _WIDTH
 _WORK = _MOVES + 2 * _MAX_DEPTH * _WIDTH
 
@@ -138,14 +149,24 @@ def _trick_winner(cards: np.ndarray) -> int:
     return best
 
 
-@njit(cache=True)
+# The points of any set of cards: four lookups, one per byte of its mask.
+_BYTE_POINTS = np.array(
+    [
+        [sum(POINTS[8 * byte + i] for i in range(8) if value >> i & 1) for value in range(256)]
+        for byte in range(NUM_CARDS // 8)
+    ],
+    dtype=np.int64,
+)
+
+
+@njit(cache=True, inline="always")
 def _points(mask: int) -> int:
-    total = 0
-    while mask:
-        low = mask & -mask
-        total += _POINTS[_bit_index(low)]
-        mask ^= low
-    return total
+    return (
+        _BYTE_POINTS[0, mask & 0xFF]
+        + _BYTE_POINTS[1, (mask >> 8) & 0xFF]
+        + _BYTE_POINTS[2, (mask >> 16) & 0xFF]
+        + _BYTE_POINTS[3, (mask >> 24) & 0xFF]
+    )
 
 
 # De Bruijn multiplication finds the index of a 32-bit mask's only set bit in three steps.
@@ -158,6 +179,55 @@ for _bit in range(32):
 @njit(cache=True, inline="always")
 def _bit_index(bit: int) -> int:
     return _DE_BRUIJN_INDEX[((bit * _DE_BRUIJN) & 0xFFFFFFFF) >> 27]
+
+
+@njit(cache=True, inline="always")
+def _above(mask: int) -> int:
+    """The cards above the highest card of ``mask`` (ids rank the gold cards)."""
+    mask |= mask >> 1
+    mask |= mask >> 2
+    mask |= mask >> 4
+    mask |= mask >> 8
+    mask |= mask >> 16
+    return ~mask
+
+
+@njit(cache=True, inline="always")
+def _highest(mask: int) -> int:
+    """The highest card of ``mask`` (not empty)."""
+    return _bit_index(~_above(mask) ^ (~_above(mask) >> 1))
+
+
+@njit(cache=True, inline="always")
+def _popcount(mask: int) -> int:
+    count = 0
+    while mask:
+        mask &= mask - 1
+        count += 1
+    return count
+
+
+@njit(cache=True, inline="always")
+def _winning(trick: int, led: int) -> int:
+    """The card winning the ``trick`` in progress, led by ``led`` (-1: no card played).
+    RULES.md: the highest gold, else the highest of the led suit."""
+    if trick == 0:
+        return -1
+    gold = trick & _GOLD
+    return _highest(gold if gold else trick & _SUIT_MASK_OF[led])
+
+
+@njit(cache=True, inline="always")
+def _sure_points(picker_hand: int, hands: int, trick: int) -> tuple[int, int]:
+    """Bounds on the picker's points from the cards still in ``hands`` and the ``trick`` in
+    progress, before any search: ``(lower, upper)``. A gold card in a hand above every other
+    gold card left (in the trick too) wins whatever trick it falls in, so its points are its
+    side's for sure; the trick's cards may go either way."""
+    picker_gold = picker_hand & _GOLD
+    defence_gold = hands & ~picker_hand & _GOLD
+    lower = _points(picker_gold & _above(defence_gold | trick & _GOLD))
+    sure_defence = _points(defence_gold & _above(picker_gold | trick & _GOLD))
+    return lower, _points(hands | trick) - sure_defence
 
 
 # --------------------------------------------------------------------------- the search
@@ -244,17 +314,18 @@ def _equal_point_runs() -> np.ndarray:
 _RUNS = _equal_point_runs()
 
 
-_IN_RUNS = np.int64(sum(int(run) for run, _first in _RUNS))
-
-
 @njit(cache=True, inline="always")
 def _canonical(hand: int, remaining: int) -> int:
     """``hand`` with the cards of each equal-point run renamed to the run's lowest ids, in
     order, counting only the ``remaining`` cards (so played cards of a run leave no gap)."""
-    renamed = hand & ~_IN_RUNS
+    renamed = hand
     for r in range(_RUNS.shape[0]):
         rest = _RUNS[r, 0] & remaining
         target = _RUNS[r, 1]
+        gapless = rest + (np.int64(1) << target)  # a power of two when rest has no gap
+        if gapless & (gapless - 1) == 0:
+            continue
+        renamed &= ~_RUNS[r, 0]
         while rest:
             low = rest & -rest
             rest ^= low
@@ -265,104 +336,125 @@ def _canonical(hand: int, remaining: int) -> int:
 
 
 @njit(cache=True)
-def _key(
-    hands: np.ndarray, n: int, remaining: int, leader: int, picker: int
-) -> tuple[int, int, int]:
+def _key(work: np.ndarray, remaining: int, leader: int) -> tuple[int, int, int]:
     """The transposition table's key of a trick boundary: the hands renamed by
     :func:`_canonical`, the leader and the picker. Positions with one key have one value."""
-    first = _canonical(hands[0], remaining) | _canonical(hands[1], remaining) << 32
-    second = _canonical(hands[2], remaining)
-    third = np.int64(leader) << 32 | np.int64(picker) << 36
+    n = work[_SEATS]
+    first = _canonical(work[0], remaining) | _canonical(work[1], remaining) << 32
+    second = _canonical(work[2], remaining)
+    third = np.int64(leader) << 32 | work[_PICKER] << 36
     if n > 3:
-        second |= _canonical(hands[3], remaining) << 32
+        second |= _canonical(work[3], remaining) << 32
     if n > 4:
-        third |= _canonical(hands[4], remaining)
+        third |= _canonical(work[4], remaining)
     return first, second, third
 
 
 @njit(cache=True)
-def _slot(key: tuple[int, int, int]) -> int:
+def _bucket(key: tuple[int, int, int]) -> int:
+    """The first row of ``key``'s bucket (two rows: :data:`_BUCKET`)."""
+    # Each product's high bits depend on all of its word; a final mix spreads them down.
     mixed = key[0] * np.int64(-7046029254386353131) ^ key[1] * np.int64(-4658895280553007687)
     mixed ^= key[2] * np.int64(0x27D4EB2F165667C5)
-    return (mixed >> 20) & ((1 << _TABLE_BITS) - 1)
+    mixed = (mixed ^ (mixed >> 31)) * np.int64(-7723592293110705685)
+    return ((mixed >> 32) & ((1 << _TABLE_BITS) - 1)) & ~(_BUCKET - 1)
 
 
 @njit(cache=True)
-def _probe(table: np.ndarray, slot: int, key: tuple[int, int, int], generation: int) -> bool:
-    """Whether ``table``'s row ``slot`` holds bounds of the position ``key`` (this search's)."""
-    row = slot * _ROW
-    return (
-        table[row + 3] >> 24 == generation
-        and table[row] == key[0]
-        and table[row + 1] == key[1]
-        and table[row + 2] == key[2]
-    )
+def _find(table: np.ndarray, bucket: int, key: tuple[int, int, int], generation: int) -> int:
+    """The row of ``bucket`` holding this search's bounds of position ``key``, or -1."""
+    for slot in range(bucket, bucket + _BUCKET):
+        row = slot * _ROW
+        if (
+            table[row + 3] >> _GENERATION_SHIFT == generation
+            and table[row] == key[0]
+            and table[row + 1] == key[1]
+            and table[row + 2] == key[2]
+        ):
+            return slot
+    return -1
 
 
 @njit(cache=True)
-def _last_trick(work: np.ndarray, n: int, picker: int, leader: int) -> int:
+def _last_trick(work: np.ndarray, leader: int) -> int:
     """The picker's points from the last trick, every hand holding one card (forced)."""
     led = _bit_index(work[leader])
     winning, winner, points = led, leader, 0
-    for seat in range(n):
+    for seat in range(work[_SEATS]):
         card = _bit_index(work[seat])
         points += _POINTS[card]
         if _beats(card, winning):
             winning, winner = card, seat
-    return points if winner == picker else 0
+    return points if winner == work[_PICKER] else 0
 
 
 @njit(cache=True)
 def _boundary(
-    work: np.ndarray,
-    table: np.ndarray,
-    generation: int,
-    n: int,
-    picker: int,
-    leader: int,
-    live: int,
-    alpha: int,
-    beta: int,
+    work: np.ndarray, table: np.ndarray, leader: int, hands: int, alpha: int, beta: int
 ) -> tuple[int, int, int, int, int, tuple[int, int, int]]:
-    """What is known at a trick boundary before searching it: ``(value, alpha, beta, hint,
-    slot, key)``. A ``value`` of 0 or more ends the search there (no cards left, the last
-    trick, a bound outside the window, or the table's bounds); else the window narrowed by
-    the table, its best move and the position's row and key."""
+    """What the table knows at a trick boundary before searching it: ``(value, alpha, beta,
+    hint, bucket, key)``. A ``value`` of 0 or more ends the search there (no cards left, the
+    last trick, or the table's bounds); else the window narrowed by the table, its best move
+    and the position's bucket and key."""
     none = (np.int64(0), np.int64(0), np.int64(0))
-    if live == 0:
+    if hands == 0:
         return 0, alpha, beta, -1, -1, none
     if work[leader] & (work[leader] - 1) == 0:
-        return _last_trick(work, n, picker, leader), alpha, beta, -1, -1, none
-    most = _points(live)
-    if most <= alpha:
-        return most, alpha, beta, -1, -1, none
-    if beta <= 0:
-        return 0, alpha, beta, -1, -1, none
-    key = _key(work, n, live, leader, picker)
-    slot = _slot(key)
-    if not _probe(table, slot, key, generation):
-        return -1, alpha, beta, -1, slot, key
+        return _last_trick(work, leader), alpha, beta, -1, -1, none
+    key = _key(work, hands, leader)
+    bucket = _bucket(key)
+    slot = _find(table, bucket, key, work[_GENERATION])
+    if slot < 0:
+        return -1, alpha, beta, -1, bucket, key
     packed = table[slot * _ROW + 3]
     lower, upper = (packed >> 16) & 0xFF, (packed >> 8) & 0xFF
     if lower >= beta or lower == upper:
-        return lower, alpha, beta, -1, slot, key
+        return lower, alpha, beta, -1, bucket, key
     if upper <= alpha:
-        return upper, alpha, beta, -1, slot, key
-    return -1, max(alpha, lower), min(beta, upper), (packed & 0xFF) - 1, slot, key
+        return upper, alpha, beta, -1, bucket, key
+    return -1, max(alpha, lower), min(beta, upper), (packed & 0xFF) - 1, bucket, key
+
+
+@njit(cache=True)
+def _decided(work: np.ndarray, leader: int, played: int, led: int, winning: int) -> bool:
+    """Whether no seat still to play to the trick in progress holds a card that may follow
+    ``led`` and beats ``winning``."""
+    n = work[_SEATS]
+    above = _GOLD & ~((np.int64(2) << winning) - 1)
+    if not (_GOLD >> winning) & 1:
+        above = _GOLD | _SUIT_MASK_OF[winning] & ~((np.int64(2) << winning) - 1)
+    for k in range(played, n):  # noqa: SIM110 (numba compiles a loop, not all())
+        if _legal(work[(leader + k) % n], led) & above:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _bounds(
+    work: np.ndarray, hands: int, leader: int, trick: int, led: int, winner: int, trick_points: int
+) -> tuple[int, int]:
+    """Bounds ``(lower, upper)`` on what :func:`_search` returns for this position, known
+    without searching: :func:`_sure_points`, and the trick in progress's points when nobody
+    still to play can take it from its winner."""
+    picker = work[_PICKER]
+    least, most = _sure_points(work[picker], hands, trick)
+    played = _popcount(trick)
+    if played and _decided(work, leader, played, led, _winning(trick, led)):
+        if winner == picker:
+            least += trick_points
+        else:
+            most -= trick_points
+    return least, most
 
 
 @njit  # no cache: numba's cache of a recursive function crashes on loading
 def _search(
     work: np.ndarray,
     table: np.ndarray,
-    generation: int,
-    n: int,
-    picker: int,
+    hands: int,
     leader: int,
     trick: int,
-    played: int,
     led: int,
-    winning: int,
     winner: int,
     trick_points: int,
     alpha: int,
@@ -370,80 +462,80 @@ def _search(
     depth: int,
 ) -> int:
     """The picker's points from the cards still to play (the trick in progress included),
-    fail-soft within ``(alpha, beta)``. ``work[:n]`` are the hands; the trick in progress is
-    ``trick`` (a mask of its ``played`` cards), ``led`` its first card, ``winning`` the card
-    winning it and ``winner`` that card's seat.
-
-    ``table`` rows (:data:`_ROW` words): the three key words, then the generation, lower bound,
-    upper bound and best move (+1) packed in one."""
-    work[_STATS] += 1
-    hint = -1
-    slot = -1
-    key = (np.int64(0), np.int64(0), np.int64(0))
-    live = trick
-    for other in range(n):
-        live |= work[other]
+    fail-soft within ``(alpha, beta)``. ``work[:n]`` are the hands, ``hands`` all their
+    cards; the trick in progress is ``trick`` (a mask of its cards, led by ``leader``),
+    ``led`` its first card, ``winner`` the seat of the card winning it (-1: no card played
+    yet) and ``trick_points`` its points."""
+    work[_NODES] += 1
+    n, picker = work[_SEATS], work[_PICKER]
+    played = _popcount(trick)
+    winning = _winning(trick, led)
+    least, most = _bounds(work, hands, leader, trick, led, winner, trick_points)
+    if most <= alpha or least >= beta:
+        return most if most <= alpha else least
+    hint, bucket, key = -1, -1, (np.int64(0), np.int64(0), np.int64(0))
     if played == 0:
-        known, alpha, beta, hint, slot, key = _boundary(
-            work, table, generation, n, picker, leader, live, alpha, beta
-        )
+        known, alpha, beta, hint, bucket, key = _boundary(work, table, leader, hands, alpha, beta)
         if known >= 0:
             return known
     seat = (leader + played) % n
     at = _MOVES + depth * _WIDTH
-    count = _moves(work[seat], live, led, work, at)
+    count = _moves(work[seat], hands | trick, led, work, at)
     maximizing = seat == picker
     partner_wins = played > 0 and ((winner == picker) == maximizing)
-    _order(work, at, count, live, played == 0, partner_wins, winning, hint)
-    best = -1 if maximizing else TOTAL_POINTS + 1
-    best_move = -1
+    _order(work, at, count, hands | trick, played == 0, partner_wins, winning, hint)
+    best, best_move = (-1 if maximizing else TOTAL_POINTS + 1), -1
     low, high = alpha, beta
     for k in range(count):
         card = work[at + k]
         bit = np.int64(1) << card
         work[seat] ^= bit
-        takes = played == 0 or _beats(card, winning)
-        new_winning, new_winner = (card, seat) if takes else (winning, winner)
+        new_winner = seat if played == 0 or _beats(card, winning) else winner
         points = trick_points + _POINTS[card]
-        if played + 1 == n:
-            gain = points if new_winner == picker else 0
-            value = gain + _search(
-                work, table, generation, n, picker, new_winner, 0, 0, -1, -1, -1, 0,
-                low - gain, high - gain, depth + 1,
-            )  # fmt: skip
-        else:
-            value = _search(
-                work, table, generation, n, picker, leader, trick | bit, played + 1,
-                card if played == 0 else led, new_winning, new_winner, points, low, high,
-                depth + 1,
-            )  # fmt: skip
+        # The last card of a trick: its points are scored and its winner leads the next.
+        over = played + 1 == n
+        gain = points if over and new_winner == picker else 0
+        value = gain + _search(
+            work, table, hands ^ bit, new_winner if over else leader, 0 if over else trick | bit,
+            -1 if over else (card if played == 0 else led), -1 if over else new_winner,
+            0 if over else points, low - gain, high - gain, depth + 1,
+        )  # fmt: skip
         work[seat] ^= bit
-        if maximizing and value > best:
-            best, best_move, low = value, card, max(low, value)
-        elif not maximizing and value < best:
-            best, best_move, high = value, card, min(high, value)
+        if (value > best) if maximizing else (value < best):
+            best, best_move = value, card
+            low, high = (max(low, value), high) if maximizing else (low, min(high, value))
         if low >= high:
             break
-    if played == 0:
-        _store(table, slot, key, generation, best, alpha, beta, best_move)
+    if bucket >= 0:
+        _store(work, table, bucket, key, best, alpha, beta, best_move, hands)
     return best
 
 
 @njit(cache=True)
 def _store(
+    work: np.ndarray,
     table: np.ndarray,
-    slot: int,
+    bucket: int,
     key: tuple[int, int, int],
-    generation: int,
     value: int,
     alpha: int,
     beta: int,
     best_move: int,
+    hands: int,
 ) -> None:
     """Keep what a search of ``(alpha, beta)`` returning ``value`` proved of position ``key``:
-    an upper bound (it failed low), a lower bound (high), or the exact value."""
+    an upper bound (it failed low), a lower bound (high), or the exact value. The bucket's
+    first row keeps the position with the most cards left (the costliest to search again),
+    the second whatever came last."""
+    generation = work[_GENERATION]
+    slot = _find(table, bucket, key, generation)
+    same = slot >= 0
+    cards = _popcount(hands)
+    if not same:
+        first = table[bucket * _ROW + 3]
+        stale = first >> _GENERATION_SHIFT != generation
+        slot = bucket if stale or (first >> 24) & 0x3F <= cards else bucket + 1
     row = slot * _ROW
-    same = _probe(table, slot, key, generation)
     lower = (table[row + 3] >> 16) & 0xFF if same else 0
     upper = (table[row + 3] >> 8) & 0xFF if same else TOTAL_POINTS
     if value <= alpha:
@@ -453,7 +545,9 @@ def _store(
     else:
         lower = upper = value
     table[row], table[row + 1], table[row + 2] = key
-    table[row + 3] = generation << 24 | lower << 16 | upper << 8 | (best_move + 1)
+    table[row + 3] = (
+        generation << _GENERATION_SHIFT | cards << 24 | lower << 16 | upper << 8 | (best_move + 1)
+    )
 
 
 # ------------------------------------------------------------------------------ the API
@@ -466,16 +560,16 @@ class _Workspace:
     generation = 0
 
     @classmethod
-    def begin(cls, fresh: bool) -> int:
+    def begin(cls, fresh: bool) -> None:
         if not len(cls.table):
             cls.table = np.zeros(_ROW << _TABLE_BITS, dtype=np.int64)
         cls.generation += fresh
-        return cls.generation
+        cls.work[_GENERATION] = cls.generation
 
 
 def nodes_searched() -> int:
     """Positions the solver has visited in this process (for benchmarks)."""
-    return int(_Workspace.work[_STATS])
+    return int(_Workspace.work[_NODES])
 
 
 def _checked(state: Round) -> None:
@@ -502,45 +596,49 @@ def _future(state: Round, alpha: int, beta: int, fresh: bool = True) -> int:
     search, which does not trust the table's bounds from earlier ones)."""
     if state.phase is Phase.DONE:
         return 0
-    generation = _Workspace.begin(fresh)
-    work = _Workspace.work
+    _Workspace.begin(fresh)
+    position = _load(state, _Workspace.work)
+    return int(_search(_Workspace.work, _Workspace.table, *position, alpha, beta, 0))
+
+
+def _load(state: Round, work: np.ndarray) -> tuple[int, int, int, int, int, int]:
+    """Write ``state``'s hands, number of seats and picker into ``work``; return the rest of
+    the position as :func:`_search` takes it: ``(hands, leader, trick, led, winner,
+    trick_points)``."""
     n = state.config.num_players
     work[:_MAX_SEATS] = 0
     work[:n] = state.hands
-    trick = state.trick
-    winning, winner, mask = -1, -1, 0
+    work[_SEATS], work[_PICKER] = n, state.picker
+    trick, leader = state.trick, state.leader
+    winner, mask = -1, 0
     if trick:
-        position = _trick_winner(np.array(trick, dtype=np.int64))
-        winning = trick[position]
-        winner = (state.leader + position) % n
+        winner = (leader + _trick_winner(np.array(trick, dtype=np.int64))) % n
         for card in trick:
             mask |= 1 << card
     led = trick[0] if trick else -1
-    points = sum(POINTS[card] for card in trick)
-    table = _Workspace.table
-    picker, leader = state.picker, state.leader
-    value = _search(
-        work, table, generation, n, picker, leader, mask, len(trick), led, winning, winner,
-        points, alpha, beta, 0,
-    )  # fmt: skip
-    return int(value)
+    hands = int(np.bitwise_or.reduce(work[:n]))
+    return hands, leader, mask, led, winner, sum(POINTS[card] for card in trick)
 
 
-def _exact_future(state: Round) -> int:
-    """The picker's points still to come, exactly, by bisection over zero-window searches:
-    each proves a bound (fail-soft, often beyond the one asked) and halves ``[lower, upper]``
-    until they meet; the bounds the table keeps from one search speed up the next."""
+def _narrow(state: Round, floors: Sequence[int]) -> tuple[int, int]:
+    """Bounds ``(lower, upper)`` on the picker's points still to come such that no point of
+    ``floors`` (ascending) lies in ``(lower, upper]``, by zero-window searches at the middle
+    open floor: each proves a bound (fail-soft, often beyond the one asked); the bounds the
+    table keeps from one search speed up the next. With every point a floor, this is
+    bisection to the exact value; with the band floors, the band outcome."""
     lower, upper = 0, TOTAL_POINTS
     fresh = True
-    while lower < upper:
-        beta = (lower + upper + 1) // 2
+    while True:
+        open_floors = [floor for floor in floors if lower < floor <= upper]
+        if not open_floors:
+            return lower, upper
+        beta = open_floors[len(open_floors) // 2]
         value = _future(state, beta - 1, beta, fresh)
         fresh = False
         if value >= beta:
             lower = value
         else:
             upper = value
-    return lower
 
 
 def solve(state: Round) -> int:
@@ -552,7 +650,8 @@ def solve(state: Round) -> int:
             burying); a finished round returns its picker's points.
     """
     _checked(state)
-    return _known(state) + _exact_future(state)
+    lower, _upper = _narrow(state, range(1, TOTAL_POINTS + 1))
+    return _known(state) + lower
 
 
 def reaches(state: Round, points: int) -> bool:
@@ -571,16 +670,16 @@ def reaches(state: Round, points: int) -> bool:
 
 def solve_stake(state: Round) -> int:
     """The exact band outcome under perfect play: Victory Cards each defender pays the picker
-    (-2, -1, 1 or 2; negative: the picker pays each), from two zero-window searches.
+    (-2, -1, 1 or 2; negative: the picker pays each), from one or two zero-window searches
+    (first at 61 points; the bound it proves may settle the band).
 
     Raises:
         ValueError: as :func:`solve`.
     """
     _checked(state)
-    lowest, middle, highest = _BAND_FLOORS  # 30, 61, 91
-    if reaches(state, middle):
-        return picker_stake(highest if reaches(state, highest) else middle)
-    return picker_stake(middle - 1 if reaches(state, lowest) else lowest - 1)
+    known = _known(state)
+    lower, _upper = _narrow(state, [floor - known for floor in _BAND_FLOORS])
+    return picker_stake(known + lower)
 
 
 def solve_value(state: Round) -> tuple[int, ...]:
