@@ -6,3 +6,7 @@ terminal and browser table build on are :mod:`agents.games.terminal` and :mod:`a
 Nothing outside a game's package imports it: everything asks the game registry
 (:mod:`agents.registry`), which names the built-in games' specs by reference.
 """
+
+# The registry first: it loads the games' specs, so that importing a game's module directly
+# (``agents.games.boon.search``) finds every game registered and no spec half-loaded.
+import agents.registry  # noqa: E402, F401

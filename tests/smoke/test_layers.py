@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 # What the library (boon_env) must never import, not even inside a function.
 ABOVE_THE_LIBRARY = (
@@ -104,6 +106,7 @@ LAYERS: dict[str, int] = {
     "agents.games.*": 12,
     # the registry: it names the games' specs (layer 12) by reference and imports no game
     "agents.registry": 13,
+    "agents.games": 13,  # the games' package loads the registry first (its __init__)
     "agents.specs": 14,
     "agents.eval": 15,
     "agents.gym": 15,
@@ -278,3 +281,15 @@ def test_the_registrys_links_to_a_games_browser_table_resolve_to_its_own_package
             assert module == f"agents.games.{name}.web", module
             assert _layer(module) < _layer("agents.registry"), module
             assert isinstance(load(spec.web), WebGame), name
+
+
+@pytest.mark.parametrize("game", sorted(_GAMES))
+def test_a_games_module_imports_first_in_a_fresh_process(game: str) -> None:
+    # The registry loads the games' specs; a game's own module imported before it must not
+    # meet its own spec half-loaded.
+    out = _run(
+        f"import agents.games.{game}.arena, agents.games.{game}.heuristic\n"
+        "from agents.registry import game_names\n"
+        "print(game_names())"
+    )
+    assert out == "('boon', 'bon', 'boyn')"
