@@ -9,4 +9,4 @@ Nothing outside a game's package imports it: everything asks the game registry
 
 # The registry first: it loads the games' specs, so that importing a game's module directly
 # (``agents.games.boon.search``) finds every game registered and no spec half-loaded.
-import agents.registry  # noqa: E402, F401
+import agents.registry  # noqa: F401
