@@ -1,5 +1,6 @@
-"""Argument types that range-check every number on the ``boon`` command line, and the one
-option every command that loads agents shares (``--trust-pickle``).
+"""Argument types that range-check every number on the ``boon`` command line, the options
+declared alike by several programs (``--trust-pickle``, durations in seconds), and the parser
+that tells a usage mistake in one line.
 
 Each is an ``argparse`` ``type=``: a value out of range is argparse's one-line usage error
 naming the option (exit 2), never a traceback from deep inside a run.
@@ -19,6 +20,7 @@ from __future__ import annotations
 import argparse
 import math
 from collections.abc import Callable
+from typing import NoReturn
 
 MAX_SEED = 2**32 - 1  # numpy's legacy seeds and every seed the web table accepts fit here
 # The largest count any option takes (deals, games, decisions, ...): larger ones are typos,
@@ -70,3 +72,28 @@ def add_trust_option(parser: argparse.ArgumentParser) -> None:
         help="allow ppo:FILE.zip specs (stable-baselines3 saves, which are unpickled: loading "
         "one runs code from the file; only for files you trust)",
     )
+
+
+def add_seconds(parser: argparse.ArgumentParser, name: str, default: int, what: str) -> None:
+    """Declare option ``name``, a duration in seconds above 0 (``default`` if not given),
+    described by ``what``."""
+    parser.add_argument(
+        name,
+        type=positive_seconds,
+        default=float(default),
+        metavar="SECONDS",
+        help=f"{what} (default {default})",
+    )
+
+
+class CommandLineError(Exception):
+    """A command line a :class:`OneLineParser` refuses: its one-line message."""
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """argparse's parser with a usage mistake raised as one line (the usage is one ``--help``
+    away), for the program's ``main`` to print and return as exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        """Raise the mistake as a :class:`CommandLineError` naming the program."""
+        raise CommandLineError(f"{self.prog}: error: {message} (see {self.prog} --help)")

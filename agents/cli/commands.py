@@ -18,7 +18,6 @@ import argparse
 import importlib.metadata
 import os
 import sys
-import typing
 from collections.abc import Sequence
 
 # One BLAS thread per process (a value the user set wins): the arena's parallelism is its
@@ -31,6 +30,7 @@ _USER_SET_THREADS = any(_variable in os.environ for _variable in _BLAS_VARIABLES
 for _variable in _BLAS_VARIABLES:
     os.environ.setdefault(_variable, "1")
 
+from agents import argtypes  # noqa: E402
 from agents.cli import (  # noqa: E402
     advise,
     arena,
@@ -55,7 +55,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
-    except _CommandLineError as error:
+    except argtypes.CommandLineError as error:
         print(error, file=sys.stderr)
         return 2
     if getattr(args, "trust_pickle", False):  # the worker processes inherit it
@@ -76,14 +76,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """The parser of ``boon``, with a command (a sub-parser) per module of :data:`COMMANDS`."""
-    parser = _Parser(
+    parser = argtypes.OneLineParser(
         prog="boon",
         description=f"{', '.join(s.title for s in GAMES.values())}: benchmark agents, play a "
         "game, measure the engines.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     commands = parser.add_subparsers(
-        dest="command", required=True, metavar="COMMAND", parser_class=_Parser
+        dest="command", required=True, metavar="COMMAND", parser_class=argtypes.OneLineParser
     )
     for command in COMMANDS:
         name = command.__name__.rpartition(".")[2]
@@ -101,19 +101,6 @@ def _one_blas_thread() -> None:
     from threadpoolctl import threadpool_limits
 
     threadpool_limits(1, user_api="blas")
-
-
-class _Parser(argparse.ArgumentParser):
-    """argparse's parser with usage errors in one line (the usage is one ``--help`` away),
-    returned by :func:`main` as status 2 like every other mistake of the user's."""
-
-    def error(self, message: str) -> typing.NoReturn:
-        """Raise the mistake as a :class:`_CommandLineError` naming the command."""
-        raise _CommandLineError(f"{self.prog}: error: {message} (see {self.prog} --help)")
-
-
-class _CommandLineError(Exception):
-    """A command line argparse refuses: its one-line message."""
 
 
 def _version() -> str:

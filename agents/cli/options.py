@@ -96,17 +96,6 @@ def add_json(
         parser.add_argument("--json", action="store_true", help=help)
 
 
-def add_seconds(parser: argparse.ArgumentParser, name: str, default: int, what: str) -> None:
-    """A positive duration in seconds."""
-    parser.add_argument(
-        name,
-        type=argtypes.positive_seconds,
-        default=float(default),
-        metavar="SECONDS",
-        help=f"{what} (default {default})",
-    )
-
-
 def add_variance(parser: argparse.ArgumentParser) -> None:
     """``--variance-reduction`` and its ``--reference-deals``."""
     parser.add_argument(

@@ -13,7 +13,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING
 
 from agents import argtypes
 from agents.players.trained import TRUST_PICKLE
@@ -69,10 +69,10 @@ def add_options(parser: argparse.ArgumentParser) -> None:
 
 def _add_limits(parser: argparse.ArgumentParser) -> None:
     """The options that bound what clients may hold and ask for."""
-    _seconds(
+    argtypes.add_seconds(
         parser, "--start-timeout", 60, "close a connection that starts no game within this long"
     )
-    _seconds(
+    argtypes.add_seconds(
         parser,
         "--idle-timeout",
         300,
@@ -93,22 +93,12 @@ def _add_limits(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="turn the coach off (no advice, no review of a finished round's decisions)",
     )
-    _seconds(
+    argtypes.add_seconds(
         parser,
         "--coach-budget",
         120,
         "CPU seconds the coach may think about each game, in all; it thinks in a thread of "
         "its own, a few questions at a time",
-    )
-
-
-def _seconds(parser: argparse.ArgumentParser, name: str, default: int, what: str) -> None:
-    parser.add_argument(
-        name,
-        type=argtypes.positive_seconds,
-        default=float(default),
-        metavar="SECONDS",
-        help=f"{what} (default {default})",
     )
 
 
@@ -148,20 +138,16 @@ def open_from(args: argparse.Namespace) -> Table:
     )
 
 
-class _OneLineParser(argparse.ArgumentParser):
-    """argparse's parser with a mistake told in one line (the usage is one ``--help`` away)."""
-
-    def error(self, message: str) -> NoReturn:
-        """Exit with status 2, naming the mistake."""
-        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m agents.web ARGS``, the same as ``boon serve ARGS``; returns the exit status
     (2: a mistake in ``ARGS``, told in one line; 130: stopped by Ctrl+C)."""
-    parser = _OneLineParser(prog="python -m agents.web", description=DESCRIPTION)
+    parser = argtypes.OneLineParser(prog="python -m agents.web", description=DESCRIPTION)
     add_options(parser)
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except argtypes.CommandLineError as error:
+        print(error, file=sys.stderr)
+        return 2
     if args.trust_pickle:
         os.environ[TRUST_PICKLE] = "1"
     try:
