@@ -90,8 +90,8 @@ class TournamentReport:
     deals: int
     agents: list[Rating]
     pairs: list[PairResult]
-    game: str = "boon"
-    unit: str = "Victory Cards"
+    game: str
+    unit: str  # the game's unit of a round's value, as the report prints it
     reference_deals: int = 0  # variance reduction's reference deals per line-up (0: none)
 
     def to_json(self) -> dict[str, Any]:

@@ -70,11 +70,6 @@ class Server:
             key = (default.game, default.players)
             self._policies[key] = _coach_policy(coach_model, *key)
 
-    @property
-    def opponents(self) -> list[str]:
-        """The default game's opponents, one spec per seat."""
-        return list(self.default.opponents)
-
     def hello(self) -> dict[str, Any]:
         """The first message of every connection: what this server offers."""
         message: dict[str, Any] = {

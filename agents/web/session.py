@@ -29,7 +29,7 @@ class RefusedError(ValueError):
     range); nothing was changed. Any other error while playing is a bug, not the client's."""
 
 
-def load_coach_policy(path: str | Path, num_players: int, game: str = "boon") -> NumpyPolicy:
+def load_coach_policy(path: str | Path, num_players: int, game: str) -> NumpyPolicy:
     """The policy of a model file, for the coach: read the way the ``ppo`` agent reads it.
 
     Raises:

@@ -215,7 +215,7 @@ def test_the_plots_labels_do_not_run_into_each_other() -> None:
              "heuristic:pick_threshold_3p=4.5", "ppo", "random", "expert"]  # fmt: skip
     ratings = [Rating(n, 1.0 - i, (0.5 - i, 1.5 - i)) for i, n in enumerate(names)]
     pairs = [PairResult(a, b, 0.3, (0.1, 0.5)) for a, b in itertools.combinations(names, 2)]
-    figure = report_figure(TournamentReport(4, 10, ratings, pairs))
+    figure = report_figure(TournamentReport(4, 10, ratings, pairs, "boon", "Victory Cards"))
     renderer = FigureCanvasAgg(figure).get_renderer()
     figure.draw(renderer)
     for axes in figure.axes:

@@ -165,7 +165,7 @@ def test_coach_gives_probabilities_and_search_values_of_the_legal_actions():
     game = session(seed=2)
     message = game.start()[-1]
     legal = set(message["legal"])
-    policy = load_coach_policy(default_model(4), 4)
+    policy = load_coach_policy(default_model(4), 4, "boon")
     advice = game.coach(policy, True)
     assert set(advice["policy"]) == legal == set(advice["search"])
     assert sum(advice["policy"].values()) == pytest.approx(1.0)

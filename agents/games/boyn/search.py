@@ -82,7 +82,7 @@ def value(state: Round, seat: int) -> float:
 # The ``expert`` settings per table size (docs/boyn.md, "Search"), within 0.1 CPU-seconds a
 # decision (benchmarks/bench_expert.py --game boyn): playouts by the shipped policy where one
 # ships (2-4 players), else by the heuristic.
-_EXPERT = SearchParams(samples=12, rollout="ppo")
+_EXPERT = SearchParams(samples=12, rollout="ppo", margin=1.5)
 _MODEL_FREE = SearchParams(samples=6)
 BOYN_SEARCH = SearchGame(
     "boyn",
