@@ -228,7 +228,7 @@ class SingleAgentVectorEnv(VectorEnv):
         rows = np.flatnonzero(ended)
         self._value[rows] = record.values[rows, self._ended_seat[rows]]
         self._rewards[rows] = self._value[rows] * self.config.reward_scale
-        truncated = _truncated(record) & ended
+        truncated = self.engine.truncated & ended
         self._truncated = truncated
         self._terminated = ended & ~truncated
 
@@ -258,13 +258,6 @@ class SingleAgentVectorEnv(VectorEnv):
             "final_info": final_info,
             "_final_info": ended.copy(),
         }
-
-
-def _truncated(record: Any) -> np.ndarray:
-    # Rounds cut short: BOYN's engine records out = -1 when max_turns ends a round; the other
-    # games' rounds always end by their rules.
-    out = getattr(record, "out", None)
-    return np.zeros(len(record.rounds), dtype=bool) if out is None else out < 0
 
 
 def _where(rows: np.ndarray, column: np.ndarray) -> np.ndarray:

@@ -304,6 +304,14 @@ class VectorEngine:
         record = self._finished
         return type(record)(**{f.name: getattr(record, f.name).copy() for f in fields(record)})
 
+    @property
+    def truncated(self) -> np.ndarray:
+        """Which tables' last finished round was cut short (a turn limit) rather than ended by
+        the rules, (B,) bool. All ``False`` here: a game whose rounds can be cut short says
+        which were."""
+        self._check_ready()
+        return np.zeros(self.num_tables, dtype=bool)
+
     def action_masks(self) -> np.ndarray:
         """The acting seats' legal-action masks, (B, num_actions) int8."""
         self._check_ready()

@@ -159,6 +159,7 @@ def play_alongside(
                 assert not rewards[table].any()
                 continue
             check_record(record, table, state, rewards[table], mirror.env)
+            assert venv.truncated[table] == state.truncated
             tally.rounds += 1
             tally.out += state.out >= 0
             tally.truncated += state.truncated
@@ -366,6 +367,7 @@ def test_a_round_truncated_while_it_is_dealt_is_recorded_and_the_next_is_dealt()
     venv = one_table(hands, "9 of hearts, 10 of spades", draw_rule="one", max_turns=1)
     record = venv.finished
     assert record.rounds.tolist() == [1] and record.out.tolist() == [-1]
+    assert venv.truncated.tolist() == [True]
     assert record.turns.tolist() == [1] and not record.values.any()
     assert venv.deal(0)["dealer"] == 0
     env = boyn_v0.raw_env(num_players=2, draw_rule="one", max_turns=1)

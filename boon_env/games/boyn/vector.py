@@ -332,6 +332,12 @@ class VectorBoyn(VectorEngine):
         )
         self._players_flag = 1 << (_PLAYERS_F + PLAYER_COUNTS.index(n))
 
+    @property
+    def truncated(self) -> np.ndarray:
+        """Which tables' last finished round ``max_turns`` cut short (``out == -1``), (B,)."""
+        self._check_ready()
+        return (self._finished.out < 0) & (self._finished.rounds > 0)
+
     def _deal_of(self, table: int) -> dict[str, Any]:
         cards = self._dealt[table].tolist()
         size = self._dealt_size
