@@ -102,7 +102,8 @@ def add_variance(parser: argparse.ArgumentParser) -> None:
         "--variance-reduction",
         action="store_true",
         help="also report means with a control variate taken out, predicted from each round's "
-        "opening (Boon: the pick decisions); unbiased, narrower intervals (docs/agents.md, "
+        "opening (Boon: the pick decisions, and the solver's value of the cards they leave "
+        "unseen when numba is installed); unbiased, narrower intervals (docs/agents.md, "
         "'Variance reduction')",
     )
     parser.add_argument(

@@ -27,7 +27,8 @@ are derived from ``(seed, d, rotation, slot)`` alone.
 **Variance reduction** (``variance_reduction=True``, for games with a baseline): beside the
 plain figures, each spec's mean with a control variate taken out, predicted from the opening
 of its rounds and fitted by cross-fitting, its mean measured on reference deals played as far
-as their openings only; unbiased, and narrower where the opening predicts the result
+as their openings only, and the game's chance terms if it has any (Boon: the solver's value
+of the cards the picks leave unseen); unbiased, and narrower where they predict the result
 (:mod:`agents.eval.variance`).
 """
 
@@ -116,13 +117,15 @@ class ReducedResult:
 @dataclass(frozen=True)
 class VarianceReduction:
     """The variance-reduced figures of a run: how many reference deals were played as far as
-    their openings (``opening`` actions a round), in how many seconds, and one result per
-    spec."""
+    their openings (``opening`` actions a round), how many seconds the reduction took (the
+    reference deals and the chance terms), one result per spec, and whether the control
+    variates include the game's ``chance`` terms."""
 
     reference_deals: int
     opening: int
     seconds: float
     results: list[ReducedResult]
+    chance: bool = False
 
     def to_json(self) -> dict[str, Any]:
         """The ``variance_reduction`` object of the ``--json`` output."""
@@ -137,7 +140,8 @@ class VarianceReduction:
         """The figures as table lines, agent names ``width`` wide."""
         header = f"{'agent':<{width}} {'mean':>9} {'95% CI':>17} {'plain 95% CI':>17} {'width':>6}"
         return [
-            f"variance-reduced (control variates on the first {self.opening} actions, "
+            f"variance-reduced (control variates on the first {self.opening} actions"
+            f"{' and the cards they leave unseen' if self.chance else ''}, "
             f"{self.reference_deals:,} reference deals, {self.seconds:,.1f} s):",
             header,
             "-" * len(header),
@@ -239,9 +243,8 @@ def run_arena(
     reference = default_reference_deals(deals) if reference_deals is None else reference_deals
     if baseline is not None:
         check_sizes(deals, reference)
-    groups = {spec: slots_of(specs, spec) for spec in dict.fromkeys(specs)}
-    features: dict[str, list[np.ndarray]] = {spec: [] for spec in groups}
     per_deal = []
+    played: list[list[PlayedRound]] = []  # kept for the variance reduction only
     out = open(save, "w") if save is not None else None  # noqa: SIM115 - closed below
     start = time.perf_counter()
     try:
@@ -250,8 +253,7 @@ def run_arena(
         ):
             per_deal.append(_logged(game, rounds, specs, out))
             if baseline is not None:
-                for spec, slots in groups.items():
-                    features[spec].append(deal_features(baseline, rounds, slots))
+                played.append(rounds)
     finally:
         if out is not None:
             out.close()
@@ -263,7 +265,7 @@ def run_arena(
         results=game.summarize(specs, per_deal),
         variance_reduction=None
         if baseline is None
-        else _reduced(game, specs, per_deal, features, reference, seed, workers, progress, batch),
+        else _reduced(game, specs, per_deal, played, reference, seed, workers, progress, batch),
     )
 
 
@@ -271,21 +273,29 @@ def _reduced(
     game: ArenaGame,
     specs: list[str],
     per_deal: list[list[Any]],
-    features: dict[str, list[np.ndarray]],
+    played: list[list[PlayedRound]],
     reference: int,
     seed: int,
     workers: int,
     progress: bool,
     batch: bool,
 ) -> VarianceReduction:
-    """Each spec's reduced estimate from its values and features on the run's deals and its
-    features on ``reference`` reference deals of the run seeded ``seed``, played now."""
+    """Each spec's reduced estimate from its values and features on the run's deals (their
+    rounds ``played``) and its features on ``reference`` reference deals of the run seeded
+    ``seed``, played now."""
     start = time.perf_counter()
+    baseline = game_baseline(game)
     on_reference = reference_features(specs, reference, seed, workers, progress, batch, game)
+    groups = {spec: slots_of(specs, spec) for spec in dict.fromkeys(specs)}
+    # Deal by deal, every spec: a deal's chance terms solve positions its specs share.
+    rows = [
+        [deal_features(baseline, rounds, slots) for slots in groups.values()] for rounds in played
+    ]
     results = []
-    for spec, rows in features.items():
-        values = deal_values(slots_of(specs, spec), per_deal)
-        reduction = control_variates(values, np.array(rows), on_reference[spec])
+    for column, (spec, slots) in enumerate(groups.items()):
+        values = deal_values(slots, per_deal)
+        features = np.array([row[column] for row in rows])
+        reduction = control_variates(values, features, on_reference[spec])
         mean, half = reduction.estimate()
         plain, plain_half = mean_and_half_width(values)
         results.append(
@@ -293,8 +303,9 @@ def _reduced(
                 spec, mean, (mean - half, mean + half), (plain - plain_half, plain + plain_half)
             )
         )
-    opening = game_baseline(game).opening(len(specs))
-    return VarianceReduction(reference, opening, time.perf_counter() - start, results)
+    opening = baseline.opening(len(specs))
+    chance = baseline.chance is not None
+    return VarianceReduction(reference, opening, time.perf_counter() - start, results, chance)
 
 
 def game_baseline(game: ArenaGame) -> ArenaBaseline:
@@ -336,7 +347,7 @@ def reference_features(
         game, specs, deals, reference_seed(seed), workers, progress, False, batch, opening
     ):
         for spec, slots in groups.items():
-            rows[spec].append(deal_features(baseline, rounds, slots))
+            rows[spec].append(deal_features(baseline, rounds, slots, reference=True))
     return {spec: np.array(features) for spec, features in rows.items()}
 
 

@@ -28,6 +28,13 @@ estimate is exactly unbiased for any features, however badly they predict (a poo
 costs width, never bias); with stochastic agents the opening's random choices are drawn alike
 on the reference deals, so it stays unbiased there too.
 
+**Chance terms.** A game's baseline may add AIVAT's chance terms (``ArenaBaseline.chance``):
+features of a deal whose mean is known to be 0 whatever the agents (a value of the cards the
+opening did not see, less its mean over fresh splits of those cards; Boon's are the solver's,
+:func:`agents.games.boon.arena.split_terms`). They join ``z_d`` in the same fit; on the
+reference deals they are their mean, 0 (:func:`deal_features` with ``reference=True``), so no
+reference deal measures them and they add nothing to the reference term's variance.
+
 **The interval.** The two means are independent, so the estimate's variance is
 ``var(x - beta_k . z) / N + var(beta . z') / M``; the 95% interval is ``+/- 1.96`` times its
 square root (normal approximation, sample variances, the deal as unit as in the arena). The
@@ -179,15 +186,25 @@ def _ridge(z: np.ndarray, x: np.ndarray) -> np.ndarray:
 
 
 def deal_features(
-    baseline: ArenaBaseline, rounds: Sequence[PlayedRound], slots: set[int]
+    baseline: ArenaBaseline,
+    rounds: Sequence[PlayedRound],
+    slots: set[int],
+    reference: bool = False,
 ) -> np.ndarray:
     """The mean of the features of the agents in ``slots`` over their rounds of one deal
-    (pooled as their values are), each round read as far as its opening only."""
-    length = baseline.opening(len(rounds[0].slots))
+    (pooled as their values are), each round read as far as its opening only; then the
+    baseline's chance terms, if it has any (on a ``reference`` deal their known mean, 0)."""
+    n = len(rounds[0].slots)
+    length = baseline.opening(n)
     rows = [
         baseline.features(played.options, played.actions[:length], seat)
         for played in rounds
         for seat, slot in enumerate(played.slots)
         if slot in slots
     ]
-    return np.mean(rows, axis=0)
+    opening = np.mean(rows, axis=0)
+    if baseline.chance is None or baseline.chance_size is None:
+        return opening
+    if reference:
+        return np.concatenate([opening, np.zeros(baseline.chance_size(n))])
+    return np.concatenate([opening, baseline.chance(rounds, slots)])

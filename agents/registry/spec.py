@@ -140,10 +140,18 @@ class ArenaBaseline:
         features: ``(options, actions, seat)`` -> the features (a float vector, of one length
             per table size) of the seat's round dealt by the reset ``options`` whose first
             actions are ``actions`` (at most ``opening`` of them).
+        chance: ``(rounds, slots)`` -> chance terms of one deal (AIVAT's): features of the
+            agents in ``slots``, pooled over their rounds of the deal as their values are,
+            whose mean is 0 whatever the agents (each a value of the cards the opening did not
+            see, less its mean over fresh splits of those cards), so no reference deal
+            measures it; or ``None``: the opening's features alone.
+        chance_size: ``num_players`` -> how many chance terms there are (0 without ``chance``).
     """
 
     opening: Callable[[int], int]
     features: Callable[[dict[str, Any], Sequence[int], int], np.ndarray]
+    chance: Callable[[Sequence[PlayedRound], set[int]], np.ndarray] | None = None
+    chance_size: Callable[[int], int] | None = None
 
 
 @dataclass(frozen=True)

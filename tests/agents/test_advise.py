@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -12,6 +13,8 @@ from agents.games.boon.studies.advise import (
     BRANCHES,
     DEALER,
     Decision,
+    Estimate,
+    GainsByGold,
     _values_batched,
     _values_on_rules,
     _values_one_by_one,
@@ -22,6 +25,7 @@ from agents.games.boon.studies.advise import (
     double_dummy_values,
     parse_hand,
     pick_and_pass_values,
+    plot_gains_by_gold,
     sample_deals,
 )
 from agents.specs import make_agent
@@ -266,3 +270,18 @@ def test_double_dummy_advice_from_the_command_line() -> None:
     assert refused.stderr.strip() == (
         "boon advise: error: --agent plays the hands out; --double-dummy solves them instead"
     )
+
+
+def test_the_gains_chart_draws_both_curves_per_gold_count(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    rows = [
+        GainsByGold(2, 5, Estimate(-3.0, (-4.0, -2.0)), Estimate(-1.0, (-2.0, 0.0))),
+        GainsByGold(5, 3, Estimate(0.5, (-1.0, 2.0)), Estimate(3.0, (2.0, 4.0))),
+    ]
+    path = tmp_path / "gains.png"
+    figure = plot_gains_by_gold(rows, path)
+    [axes] = figure.axes
+    curves = [list(map(float, line.get_ydata())) for line in axes.get_lines()]
+    assert [-3.0, 0.5] in curves and [-1.0, 3.0] in curves
+    assert [text.get_text() for text in axes.texts] == ["5", "3"]  # the deals behind each point
+    assert path.read_bytes().startswith(b"\x89PNG")

@@ -30,16 +30,23 @@ from agents.eval.variance import (
     reference_seed,
 )
 from agents.games.boon.arena import (
+    SPLITS,
     boon_deal_options,
+    chance_size,
     deal_options,
     opening_length,
     play_deals_batched,
+    point_readings,
     seat_features,
+    split_holders,
+    split_points,
+    split_terms,
 )
 from agents.registry import register, unregister
+from agents.registry.spec import PlayedRound
 from agents.specs import make_agent
 from boon_env.core.bits import bits_of
-from boon_env.games.boon.rules import PASS, PICK, Deal, GameConfig, parse_cards
+from boon_env.games.boon.rules import NUM_CARDS, PASS, PICK, Deal, GameConfig, parse_cards
 from tests.helpers.toy.rules import Round
 from tests.helpers.toy.spec import TOY
 
@@ -219,6 +226,87 @@ def test_boon_features_name_the_picker_and_sign_the_roles() -> None:
     assert leaster[-1] == 1.0 and not leaster[:-1].any()
 
 
+# ------------------------------------------------------------------ Boon's chance terms
+@settings(max_examples=40, deadline=None)
+@given(
+    holders=st.lists(st.integers(0, 3), min_size=1, max_size=6),
+    others=st.sets(st.integers(0, NUM_CARDS - 1), max_size=4),
+)
+def test_each_split_is_as_likely_as_the_deal(holders: list[int], others: set[int]) -> None:
+    # Exact on a tiny case: over every arrangement of the unseen cards' holders (the deal's
+    # arrangement is uniform among them), split k is a bijection of the arrangements, so any
+    # value has the same mean on the splits as on the deals and the chance term has mean 0.
+    unseen = np.array(sorted(set(range(NUM_CARDS)) - others)[: len(holders)])
+    base = np.full(NUM_CARDS, 9)
+    arrangements = sorted(set(itertools.permutations(holders)))
+    splits = []
+    for arrangement in arrangements:
+        where = base.copy()
+        where[unseen] = arrangement
+        rows = split_holders(where, unseen, count=3)
+        assert (np.delete(rows, unseen, axis=1) == np.delete(where, unseen)).all()
+        splits.append([tuple(row[unseen]) for row in rows])
+    for k in range(3):
+        assert sorted(split[k] for split in splits) == arrangements
+
+
+def _boon_rounds(specs: list[str], deals: int, seed: int) -> list[list[PlayedRound]]:
+    return list(arena_rounds(specs, deals, seed=seed))
+
+
+@pytest.mark.skipif(importlib.util.find_spec("numba") is None, reason="the solver extra")
+def test_split_terms_are_the_deal_less_its_splits_shared_as_the_value() -> None:
+    rounds = next(
+        deal
+        for deal in _boon_rounds(["ppo", "heuristic", "heuristic", "heuristic"], 40, seed=5)
+        if len({list(r.actions[:4]).index(PICK) if PICK in r.actions[:4] else 4 for r in deal}) > 1
+    )
+    terms = split_terms(rounds, {0})
+    assert terms.shape == (chance_size(4),) and terms.any()
+    # By hand: each of ppo's rounds, its share of the readings' deal-less-splits difference.
+    expected = np.zeros(chance_size(4))
+    for played in rounds:
+        seat, picks = played.slots.index(0), list(played.actions[:4])
+        if PICK not in picks:
+            continue  # a Leaster counts 0
+        place = picks.index(PICK)
+        picker = (played.options["dealer"] + 1 + place) % 4
+        deal = played.options["deal"]
+        points = split_points(
+            tuple(map(tuple, deal["hands"])), tuple(deal["boon"]), played.options["dealer"], place
+        )
+        assert points.shape == (SPLITS + 1,) and ((points >= 0) & (points <= 120)).all()
+        readings = point_readings(points)
+        expected += (3 if seat == picker else -1) * (readings[0] - readings[1:].mean(axis=0))
+    assert terms == pytest.approx(expected / 4)
+    # The three heuristics' seats hold every other share: the pooled terms are the opposite.
+    assert split_terms(rounds, {1, 2, 3}) == pytest.approx(-terms / 3)
+
+
+@pytest.mark.skipif(importlib.util.find_spec("numba") is None, reason="the solver extra")
+def test_split_terms_of_one_player_everywhere_cancel_unsolved() -> None:
+    # The same picker in every rotation: the shares cancel and nothing is solved.
+    split_points.cache_clear()
+    for rounds in _boon_rounds(["heuristic"] * 4, 6, seed=3):
+        assert not split_terms(rounds, {0}).any()
+    assert split_points.cache_info().misses == 0
+
+
+@pytest.mark.skipif(importlib.util.find_spec("numba") is None, reason="the solver extra")
+def test_split_terms_average_zero_over_deals() -> None:
+    # Statistically too (the exact guarantee is the bijection above): a line-up whose picks
+    # differ often, 3 players, 30 deals.
+    terms = np.array(
+        [
+            split_terms(rounds, {0})
+            for rounds in _boon_rounds(["random", "heuristic", "heuristic"], 30, seed=11)
+        ]
+    )
+    error = terms.std(axis=0, ddof=1) / np.sqrt(len(terms))
+    assert (np.abs(terms.mean(axis=0)) < 4 * error + 1e-12).all()
+    assert (terms != 0).any(axis=1).mean() > 0.3
+
+
 def test_openings_are_the_first_actions_of_the_rounds_on_both_paths() -> None:
     specs = ["ppo", "heuristic", "random"]
     agents = [make_agent(spec, seed=0, num_players=3) for spec in specs]
@@ -260,7 +348,11 @@ def test_the_arena_reports_both_estimates_the_same_on_both_paths() -> None:
 def test_reference_features_pool_the_seats_of_a_spec() -> None:
     on_reference = reference_features(["ppo", "heuristic", "heuristic"], 4, seed=2)
     assert set(on_reference) == {"ppo", "heuristic"}
-    assert on_reference["ppo"].shape == on_reference["heuristic"].shape == (4, 2 * 52 + 1)
+    assert (
+        on_reference["ppo"].shape
+        == on_reference["heuristic"].shape
+        == (4, 2 * 52 + 1 + chance_size(3))
+    )
 
 
 def test_identical_agents_reduce_to_an_exact_zero(tmp_path: Path) -> None:

@@ -23,10 +23,18 @@ what the defenders hold) and where the picker and the seat sit, once for the pic
 seat and once for a defender's, signed and scaled as the round's value is (the picker wins or
 pays ``n - 1`` times what each defender pays or wins), so that a linear fit reads them as the
 picker's expected result.
+
+With numba installed (the ``solver`` extra), :func:`split_terms` adds AIVAT's chance terms for
+the cards the picks leave unseen (the Boon and the hands after the picker): the double-dummy
+value of the round (:mod:`boon_env.games.boon.solver`) on the deal less its mean over
+``SPLITS`` fresh splits of those cards, exactly 0 in expectation, so no reference deal
+measures them.
 """
 
 from __future__ import annotations
 
+import functools
+import importlib.util
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -45,12 +53,17 @@ from boon_env import boon_v0
 from boon_env.games.boon.rules import (
     GOLD_MASK,
     NUM_CARDS,
+    PASS,
     PICK,
     PLAYER_COUNTS,
+    TOTAL_POINTS,
     Deal,
     GameConfig,
+    Phase,
+    Round,
     cards_of,
     mask_of,
+    picker_stake,
     picker_won,
     replay,
     settle,
@@ -331,6 +344,108 @@ def seat_features(options: dict[str, Any], actions: Sequence[int], seat: int) ->
     return features
 
 
+# The chance term: the solver's value of the cards the picks did not see.
+SPLITS = 8  # fresh splits of those cards a position is solved on
+_SPLIT_STREAM = 0x5B1175  # seeds the splits' fixed permutations
+# Real defenders give a picker more than perfect ones do: the band outcome is read at the
+# double-dummy points and 10 and 20 points higher, beside the points themselves.
+_STAKE_SHIFTS = (0, 10, 20)
+
+
+def chance_size(num_players: int) -> int:
+    """How many chance terms :func:`split_terms` gives: one per reading of the solver's
+    points (the same at every table size)."""
+    return 1 + len(_STAKE_SHIFTS)
+
+
+def split_terms(rounds: Sequence[PlayedRound], slots: set[int]) -> np.ndarray:
+    """AIVAT's chance terms of one deal for the agents in ``slots``, pooled over their rounds
+    as their values are (the solver extra: numba).
+
+    The hands of the seats that made the pick decisions (up to the picker) decide the picks;
+    the Boon and the later hands are a uniform split of the other cards whatever the agents.
+    ``V``, a seat's share (``n - 1`` for the picker, ``-1`` for a defender) of readings of the
+    picker's points under perfect card play (:func:`boon_env.games.boon.solver.solve`, after
+    the heuristic's burial, so the same function of the cards in every rotation), is taken on
+    the deal less its mean over ``SPLITS`` fresh splits of those cards: each split permutes the
+    deal's own arrangement of them by a fixed permutation, so it is exactly as likely as the
+    deal and the term has mean 0 for any agents. A Leaster, which the solver does not value,
+    counts 0. Rounds with the same picker hold the same cards, so their terms differ only by
+    the seat's share: a position whose shares cancel over the agents' rounds is not solved."""
+    n = len(rounds[0].slots)
+    shares: dict[int, int] = {}  # the picker's place in the pick order -> the agents' shares
+    count = 0
+    for played in rounds:
+        picks = list(played.actions[:n])
+        for seat, slot in enumerate(played.slots):
+            if slot not in slots:
+                continue
+            count += 1
+            if PICK in picks:
+                place = picks.index(PICK)
+                picker = (played.options["dealer"] + 1 + place) % n
+                shares[place] = shares.get(place, 0) + (n - 1 if seat == picker else -1)
+    terms = np.zeros(chance_size(n))
+    for place, share in shares.items():
+        if share:
+            deal, dealer = rounds[0].options["deal"], rounds[0].options["dealer"]
+            hands = tuple(tuple(hand) for hand in deal["hands"])
+            readings = point_readings(split_points(hands, tuple(deal["boon"]), dealer, place))
+            terms += share * (readings[0] - readings[1:].mean(axis=0))
+    return terms / count
+
+
+def point_readings(points: np.ndarray) -> np.ndarray:
+    """The picker's points read as the chance terms' values: ``(points - 60) / 30`` and the
+    band outcome at each shift, one row per entry of ``points``."""
+    stakes = [
+        [picker_stake(min(int(p) + shift, TOTAL_POINTS)) for shift in _STAKE_SHIFTS] for p in points
+    ]
+    return np.column_stack([(points - TOTAL_POINTS / 2) / 30, np.array(stakes, dtype=float)])
+
+
+def split_holders(where: np.ndarray, unseen: np.ndarray, count: int = SPLITS) -> np.ndarray:
+    """``count`` fresh splits of the ``unseen`` cards (``count`` rows like ``where``, who
+    holds each card): split ``k`` gives the holders of those cards, in card order, a fixed
+    permutation of their own (seeded by ``k`` and how many they are). A uniform arrangement
+    permuted by a fixed permutation is uniform: each split is as likely as the deal."""
+    splits = np.tile(where, (count, 1))
+    for k in range(count):
+        order = np.random.default_rng([_SPLIT_STREAM, k, len(unseen)]).permutation(len(unseen))
+        splits[k, unseen] = where[unseen][order]
+    return splits
+
+
+@functools.lru_cache(maxsize=16)  # every spec of a line-up asks for the same positions
+def split_points(
+    hands: tuple[tuple[int, ...], ...], boon: tuple[int, ...], dealer: int, place: int
+) -> np.ndarray:
+    """The picker's double-dummy points on the deal of ``hands``, ``boon`` and ``dealer`` and
+    on its ``SPLITS`` splits of the cards unseen when the seat at ``place`` in the pick order
+    picks."""
+    from agents.games.boon.heuristic import HeuristicParams
+    from agents.games.boon.search import play_out
+    from boon_env.games.boon.solver import solve  # the solver extra (numba)
+
+    n = len(hands)
+    config = GameConfig(num_players=n)
+    where = np.full(NUM_CARDS, -1, dtype=np.int64)
+    where[list(boon)] = n
+    for seat, hand in enumerate(hands):
+        where[list(hand)] = seat
+    decided = [(dealer + 1 + k) % n for k in range(place + 1)]
+    unseen = np.flatnonzero(~np.isin(where, [-1, *decided]))
+    points = []
+    for holders in [where, *split_holders(where, unseen)]:
+        cards = [np.flatnonzero(holders == seat).tolist() for seat in range(n + 1)]
+        state = Round(config, Deal.from_cards(config, cards[:n], cards[n]), dealer)
+        for action in [PASS] * place + [PICK]:
+            state.apply(action)
+        play_out(state, HeuristicParams(), until=Phase.PLAY)  # the heuristic's burial
+        points.append(solve(state))
+    return np.array(points, dtype=float)
+
+
 BOON = ArenaGame(
     "boon",
     boon_v0.raw_env,
@@ -339,5 +454,10 @@ BOON = ArenaGame(
     summarize,
     player_counts=PLAYER_COUNTS,
     play_batched=play_deals_batched,
-    baseline=ArenaBaseline(opening_length, seat_features),
+    baseline=ArenaBaseline(
+        opening_length,
+        seat_features,
+        split_terms if importlib.util.find_spec("numba") is not None else None,
+        chance_size,
+    ),
 )
