@@ -71,6 +71,7 @@ def run(args: argparse.Namespace) -> int:
         game=args.game,
         variance_reduction=reference is not None,
         reference_deals=reference,
+        chance=args.variance_reduction == "solver",
     )
     common.print_report(report, args.json)
     return 0

@@ -51,8 +51,9 @@ def run(args: argparse.Namespace) -> int:
             args.agent_a,
             args.agent_b,
             game=args.game,
-            variance_reduction=args.variance_reduction,
+            variance_reduction=args.variance_reduction is not None,
             reference_deals=args.reference_deals,
+            chance=args.variance_reduction == "solver",
             seed=args.seed,
             workers=args.workers,
         )

@@ -100,11 +100,14 @@ def add_variance(parser: argparse.ArgumentParser) -> None:
     """``--variance-reduction`` and its ``--reference-deals``."""
     parser.add_argument(
         "--variance-reduction",
-        action="store_true",
+        nargs="?",
+        const="opening",
+        default=None,
+        choices=("opening", "solver"),
         help="also report means with a control variate taken out, predicted from each round's "
-        "opening (Boon: the pick decisions, and the solver's value of the cards they leave "
-        "unseen when numba is installed); unbiased, narrower intervals (docs/agents.md, "
-        "'Variance reduction')",
+        "opening (Boon: the pick decisions); 'solver' adds the game's chance terms (Boon: the "
+        "double-dummy value of the cards the picks leave unseen; needs numba, about 0.3 CPU "
+        "seconds a deal); unbiased, narrower intervals (docs/agents.md, 'Variance reduction')",
     )
     parser.add_argument(
         "--reference-deals",

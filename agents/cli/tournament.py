@@ -62,6 +62,7 @@ def run(args: argparse.Namespace) -> int:
         game=args.game,
         variance_reduction=reference is not None,
         reference_deals=reference,
+        chance=args.variance_reduction == "solver",
     )
     if args.json == "-":
         print(json.dumps(report.to_json()))

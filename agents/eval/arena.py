@@ -39,7 +39,7 @@ import multiprocessing
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -220,6 +220,7 @@ def run_arena(
     batch: bool = True,
     variance_reduction: bool = False,
     reference_deals: int | None = None,
+    chance: bool = False,
 ) -> ArenaReport:
     """Play ``deals`` deals of ``game`` (an :class:`ArenaGame` or a registered game's name;
     default: the registry's default game), each in every rotation of ``specs`` (one spec per
@@ -230,7 +231,8 @@ def run_arena(
     every agent can act on a batch, the rounds are played batched (see the module docstring)
     unless ``batch`` is ``False``; the results are the same either way. With
     ``variance_reduction``, ``reference_deals`` (default: 4 per deal) reference deals are
-    played as far as their openings and the report adds the variance-reduced figures.
+    played as far as their openings and the report adds the variance-reduced figures; with
+    ``chance`` too, the control variates add the game's chance terms (Boon: the solver's).
 
     Raises:
         ValueError: a bad game, player count, deal count, worker count or agent spec; variance
@@ -239,7 +241,7 @@ def run_arena(
     specs = list(specs)
     game = arena_game(game)
     _check_run(game, specs, deals, workers)
-    baseline = game_baseline(game) if variance_reduction else None
+    baseline = game_baseline(game, chance) if variance_reduction else None
     reference = default_reference_deals(deals) if reference_deals is None else reference_deals
     if baseline is not None:
         check_sizes(deals, reference)
@@ -265,7 +267,9 @@ def run_arena(
         results=game.summarize(specs, per_deal),
         variance_reduction=None
         if baseline is None
-        else _reduced(game, specs, per_deal, played, reference, seed, workers, progress, batch),
+        else _reduced(
+            game, specs, per_deal, played, reference, seed, workers, progress, batch, chance
+        ),
     )
 
 
@@ -279,13 +283,16 @@ def _reduced(
     workers: int,
     progress: bool,
     batch: bool,
+    chance: bool,
 ) -> VarianceReduction:
     """Each spec's reduced estimate from its values and features on the run's deals (their
     rounds ``played``) and its features on ``reference`` reference deals of the run seeded
     ``seed``, played now."""
     start = time.perf_counter()
-    baseline = game_baseline(game)
-    on_reference = reference_features(specs, reference, seed, workers, progress, batch, game)
+    baseline = game_baseline(game, chance)
+    on_reference = reference_features(
+        specs, reference, seed, workers, progress, batch, game, chance
+    )
     groups = {spec: slots_of(specs, spec) for spec in dict.fromkeys(specs)}
     # Deal by deal, every spec: a deal's chance terms solve positions its specs share.
     rows = [
@@ -308,14 +315,23 @@ def _reduced(
     return VarianceReduction(reference, opening, time.perf_counter() - start, results, chance)
 
 
-def game_baseline(game: ArenaGame) -> ArenaBaseline:
-    """The game's :class:`ArenaBaseline`, which variance reduction needs.
+def game_baseline(game: ArenaGame, chance: bool = False) -> ArenaBaseline:
+    """The game's :class:`ArenaBaseline`, which variance reduction needs: with its chance
+    terms if ``chance``, else the opening's features alone (chance terms can cost far more
+    than the deals they are read from: Boon's solve positions).
 
     Raises:
-        ValueError: the game has none.
+        ValueError: the game has none, or no chance terms where ``chance`` asks for them.
     """
     if game.baseline is None:
         raise ValueError(f"variance reduction needs a baseline of the game; {game.name} has none")
+    if not chance:
+        return replace(game.baseline, chance=None, chance_size=None)
+    if game.baseline.chance is None:
+        raise ValueError(
+            f"variance reduction with chance terms: {game.name} has none here (they may need "
+            "an extra: docs/agents.md, 'Variance reduction')"
+        )
     return game.baseline
 
 
@@ -327,6 +343,7 @@ def reference_features(
     progress: bool = False,
     batch: bool = True,
     game: ArenaGame | str | None = None,
+    chance: bool = False,
 ) -> dict[str, np.ndarray]:
     """Per distinct spec, its features (``deals`` rows, pooled over its seats as
     :func:`~agents.eval.variance.deal_features` does) on the reference deals of a run seeded
@@ -339,7 +356,7 @@ def reference_features(
     specs = list(specs)
     game = arena_game(game)
     _check_run(game, specs, deals, workers)
-    baseline = game_baseline(game)
+    baseline = game_baseline(game, chance)
     opening = baseline.opening(len(specs))
     groups = {spec: slots_of(specs, spec) for spec in dict.fromkeys(specs)}
     rows: dict[str, list[np.ndarray]] = {spec: [] for spec in groups}

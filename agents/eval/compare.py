@@ -91,12 +91,14 @@ def compare_runs(
     reference_deals: int | None = None,
     seed: int = 0,
     workers: int = 1,
+    chance: bool = False,
 ) -> Comparison:
     """Compare agent ``agent_a`` of the run of ``game`` (``None``: the default game) saved in
     ``first`` with ``agent_b`` of ``second`` (``None``: the spec that sits alone), paired by
     deal. With ``variance_reduction``, the difference has a control variate taken out, its
     mean measured on ``reference_deals`` (default: 4 per deal in common) reference deals of
-    the stream seeded ``seed``, played by both files' line-ups on ``workers`` processes.
+    the stream seeded ``seed``, played by both files' line-ups on ``workers`` processes; with
+    ``chance``, the game's chance terms join the control variate.
 
     Raises:
         ValueError: an unknown game, a file that cannot be read or is not an arena ``--save``
@@ -130,7 +132,7 @@ def compare_runs(
     if reference_deals is None:
         reference_deals = default_reference_deals(len(common))
     check_sizes(len(common), reference_deals)
-    reduced = _reduced(spec, runs, common, differences, reference_deals, seed, workers)
+    reduced = _reduced(spec, runs, common, differences, reference_deals, seed, workers, chance)
     mean, half = reduced.estimate()
     return Comparison(
         runs[0].agent,
@@ -152,11 +154,12 @@ def _reduced(
     reference_deals: int,
     seed: int,
     workers: int,
+    chance: bool,
 ) -> Reduction:
     """The differences with their control variate (both agents' features) taken out, its
     mean measured on the reference deals of the stream seeded ``seed``, played by each run's
     line-up."""
-    baseline = game_baseline(game.arena)
+    baseline = game_baseline(game.arena, chance)
     features = [
         [
             deal_features(baseline, run.rounds[index], slots_of(run.specs, run.agent))
@@ -165,7 +168,9 @@ def _reduced(
         for run in runs
     ]
     on_reference = [
-        reference_features(run.specs, reference_deals, seed, workers, game=game.name)[run.agent]
+        reference_features(
+            run.specs, reference_deals, seed, workers, game=game.name, chance=chance
+        )[run.agent]
         for run in runs
     ]
     return control_variates(differences, np.hstack(features), np.hstack(on_reference))

@@ -151,11 +151,13 @@ def run_tournament(
     game: str | None = None,
     variance_reduction: bool = False,
     reference_deals: int | None = None,
+    chance: bool = False,
 ) -> TournamentReport:
     """Play every pair of ``specs`` in duplicate at ``num_players`` seats on deals ``0 ..
     deals - 1`` of the run of ``game`` (``None``: the default game) seeded ``seed`` and fit
     the ratings (see the module docstring); with ``variance_reduction``, on margins with their
-    control variates taken out, ``reference_deals`` (default: 4 per deal) per line-up.
+    control variates taken out, ``reference_deals`` (default: 4 per deal) per line-up, and the
+    game's chance terms with ``chance``.
 
     Raises:
         ValueError: an unknown game, fewer than 2 specs or a spec given twice, a bad table
@@ -173,7 +175,7 @@ def run_tournament(
         raise ValueError(f"deals and workers must be >= 1, got {deals} and {workers}")
     reference = 0
     if variance_reduction:
-        game_baseline(spec_of_game.arena)
+        game_baseline(spec_of_game.arena, chance)
         reference = default_reference_deals(deals) if reference_deals is None else reference_deals
         check_sizes(deals, reference)
     for spec in specs:
@@ -190,6 +192,7 @@ def run_tournament(
             progress,
             spec_of_game.name,
             reference,
+            chance,
         )
         for i, j in pairs
     ]
@@ -249,13 +252,14 @@ def pair_reduction(
     progress: bool = False,
     game: str | None = None,
     reference_deals: int = 0,
+    chance: bool = False,
 ) -> Reduction:
     """The margins of :func:`pair_margins` as a :class:`~agents.eval.variance.Reduction`: with
     ``reference_deals``, their control variate (from both line-ups' openings) taken out and
-    its mean measured on that many reference deals of both line-ups; with 0, the plain margins
-    and no reference terms."""
+    its mean measured on that many reference deals of both line-ups (the game's chance terms
+    too with ``chance``); with 0, the plain margins and no reference terms."""
     arena = game_spec(game).arena
-    baseline = game_baseline(arena) if reference_deals else None
+    baseline = game_baseline(arena, chance) if reference_deals else None
     values, features, on_reference = [], [], []
     for alone, others in ((a, b), (b, a)):
         lineup = [alone] + [others] * (num_players - 1)
@@ -271,7 +275,7 @@ def pair_reduction(
             features.append(np.asarray(lone_features))
             on_reference.append(
                 reference_features(
-                    lineup, reference_deals, seed, workers, progress, game=arena.name
+                    lineup, reference_deals, seed, workers, progress, game=arena.name, chance=chance
                 )[alone]
             )
     margins = (values[0] - values[1]) / 2

@@ -346,13 +346,32 @@ def test_the_arena_reports_both_estimates_the_same_on_both_paths() -> None:
 
 
 def test_reference_features_pool_the_seats_of_a_spec() -> None:
-    on_reference = reference_features(["ppo", "heuristic", "heuristic"], 4, seed=2)
+    specs = ["ppo", "heuristic", "heuristic"]
+    on_reference = reference_features(specs, 4, seed=2)
     assert set(on_reference) == {"ppo", "heuristic"}
-    assert (
-        on_reference["ppo"].shape
-        == on_reference["heuristic"].shape
-        == (4, 2 * 52 + 1 + chance_size(3))
-    )
+    assert on_reference["ppo"].shape == on_reference["heuristic"].shape == (4, 2 * 52 + 1)
+    with_chance = reference_features(specs, 4, seed=2, chance=True)
+    # The chance terms' known mean, 0, beside the same opening features.
+    assert with_chance["ppo"].shape == (4, 2 * 52 + 1 + chance_size(3))
+    assert (with_chance["ppo"][:, : 2 * 52 + 1] == on_reference["ppo"]).all()
+    assert not with_chance["ppo"][:, 2 * 52 + 1 :].any()
+
+
+def test_the_chance_terms_are_asked_for_and_named() -> None:
+    # Only "solver" solves: the plain option keeps the opening's features (fast), the same
+    # plain figures either way, and the table names the unseen cards only with them.
+    specs = ["ppo", "heuristic", "heuristic"]
+    plain = run_arena(specs, 12, seed=5, variance_reduction=True, reference_deals=8)
+    solved = run_arena(specs, 12, seed=5, variance_reduction=True, reference_deals=8, chance=True)
+    assert plain.results == solved.results
+    assert plain.variance_reduction is not None and solved.variance_reduction is not None
+    assert not plain.variance_reduction.chance and solved.variance_reduction.chance
+    assert "unseen" in solved.table() and "unseen" not in plain.table()
+
+
+def test_chance_terms_for_a_game_without_them_are_refused(toy: str) -> None:
+    with pytest.raises(ValueError, match="chance terms"):
+        run_arena(["heuristic", "random"], 20, game=toy, variance_reduction=True, chance=True)
 
 
 def test_identical_agents_reduce_to_an_exact_zero(tmp_path: Path) -> None:
@@ -409,6 +428,8 @@ def test_compare_reduces_the_paired_difference(tmp_path: Path) -> None:
          "needs at least 10 deals, got 3"),
         (["compare", "a.jsonl", "b.jsonl", "--reference-deals", "4"],
          "--reference-deals goes with --variance-reduction"),
+        (["arena", "--agents", "ppo", "random", "random", "--variance-reduction", "dd"],
+         "invalid choice: 'dd'"),
     ],
 )  # fmt: skip
 def test_bad_variance_options_are_one_line_errors(args: list[str], message: str, capsys) -> None:
