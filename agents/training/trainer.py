@@ -273,6 +273,11 @@ def check_args(args: Args) -> None:
         ValueError: naming the flag and what is wrong with it.
     """
     game = game_spec(args.game)
+    if "ppo" not in game.players:  # the trained policy plays as the game's ppo kind
+        raise ValueError(
+            f"train.py makes ppo players: {args.game} has no 'ppo' agent kind in its registry "
+            f"entry (its kinds: {', '.join(game.players)})"
+        )
     counts = game.player_counts
     if args.num_players not in counts:
         raise ValueError(

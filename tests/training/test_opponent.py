@@ -14,7 +14,7 @@ import pytest
 
 from agents.games.boon.search import SearchAgent
 from agents.players.policy import NumpyPolicy, save_policy
-from agents.registry import game_names, game_spec
+from agents.registry import game_names, game_spec, register, unregister
 from agents.specs import make_agent
 from agents.training.recipe import recipe_of
 from agents.training.selfplay import (
@@ -229,3 +229,16 @@ def test_the_trainer_refuses_a_bad_opponent_or_budget(changes: dict, message: st
     with pytest.raises(ValueError, match=message):
         check_args(args)
     check_args(replace(args, **{k: getattr(game_defaults("bon"), k) for k in changes}))
+
+
+def test_the_trainer_refuses_a_game_without_a_ppo_player() -> None:
+    # Its model would be written and then be playable nowhere: refused before any work.
+    from tests.helpers.toy.spec import TOY
+
+    players = {kind: build for kind, build in TOY.players.items() if kind != "ppo"}
+    register(replace(TOY, players=players))
+    try:
+        with pytest.raises(ValueError, match="has no 'ppo' agent kind"):
+            check_args(game_defaults(TOY.name))
+    finally:
+        unregister(TOY.name)
