@@ -246,7 +246,7 @@ def run_arena(
     if baseline is not None:
         check_sizes(deals, reference)
     per_deal = []
-    played: list[list[PlayedRound]] = []  # kept for the variance reduction only
+    features = None if baseline is None else _DealFeatures(baseline, specs)
     out = open(save, "w") if save is not None else None  # noqa: SIM115 - closed below
     start = time.perf_counter()
     try:
@@ -254,30 +254,49 @@ def run_arena(
             game, specs, deals, seed, workers, progress, save is not None, batch
         ):
             per_deal.append(_logged(game, rounds, specs, out))
-            if baseline is not None:
-                played.append(rounds)
+            if features is not None:
+                features.add(rounds)
     finally:
         if out is not None:
             out.close()
-    elapsed = time.perf_counter() - start
+    # The rate counts play only: reading the features (solves, for chance terms) is apart.
+    elapsed = time.perf_counter() - start - (0.0 if features is None else features.seconds)
     return ArenaReport(
         num_players=len(specs),
         deals=deals,
         rounds_per_second=deals * len(specs) / elapsed,
         results=game.summarize(specs, per_deal),
         variance_reduction=None
-        if baseline is None
+        if features is None
         else _reduced(
-            game, specs, per_deal, played, reference, seed, workers, progress, batch, chance
+            game, specs, per_deal, features, reference, seed, workers, progress, batch, chance
         ),
     )
+
+
+class _DealFeatures:
+    """Every spec's features on a run's deals, read deal by deal as they are played (so the
+    rounds need not be kept), and the seconds spent reading them."""
+
+    def __init__(self, baseline: ArenaBaseline, specs: list[str]) -> None:
+        self.baseline = baseline
+        self.groups = {spec: slots_of(specs, spec) for spec in dict.fromkeys(specs)}
+        self.rows: dict[str, list[np.ndarray]] = {spec: [] for spec in self.groups}
+        self.seconds = 0.0
+
+    def add(self, rounds: list[PlayedRound]) -> None:
+        """Read the features of one deal's ``rounds`` for every spec."""
+        start = time.perf_counter()
+        for spec, slots in self.groups.items():
+            self.rows[spec].append(deal_features(self.baseline, rounds, slots))
+        self.seconds += time.perf_counter() - start
 
 
 def _reduced(
     game: ArenaGame,
     specs: list[str],
     per_deal: list[list[Any]],
-    played: list[list[PlayedRound]],
+    features: _DealFeatures,
     reference: int,
     seed: int,
     workers: int,
@@ -285,24 +304,17 @@ def _reduced(
     batch: bool,
     chance: bool,
 ) -> VarianceReduction:
-    """Each spec's reduced estimate from its values and features on the run's deals (their
-    rounds ``played``) and its features on ``reference`` reference deals of the run seeded
-    ``seed``, played now."""
+    """Each spec's reduced estimate from its values and ``features`` on the run's deals and
+    its features on ``reference`` reference deals of the run seeded ``seed``, played now."""
     start = time.perf_counter()
-    baseline = game_baseline(game, chance)
     on_reference = reference_features(
         specs, reference, seed, workers, progress, batch, game, chance
     )
-    groups = {spec: slots_of(specs, spec) for spec in dict.fromkeys(specs)}
-    # Deal by deal, every spec: a deal's chance terms solve positions its specs share.
-    rows = [
-        [deal_features(baseline, rounds, slots) for slots in groups.values()] for rounds in played
-    ]
     results = []
-    for column, (spec, slots) in enumerate(groups.items()):
+    for spec, slots in features.groups.items():
         values = deal_values(slots, per_deal)
-        features = np.array([row[column] for row in rows])
-        reduction = control_variates(values, features, on_reference[spec])
+        rows = np.array(features.rows[spec])
+        reduction = control_variates(values, rows, on_reference[spec])
         mean, half = reduction.estimate()
         plain, plain_half = mean_and_half_width(values)
         results.append(
@@ -310,9 +322,11 @@ def _reduced(
                 spec, mean, (mean - half, mean + half), (plain - plain_half, plain + plain_half)
             )
         )
-    opening = baseline.opening(len(specs))
-    chance = baseline.chance is not None
-    return VarianceReduction(reference, opening, time.perf_counter() - start, results, chance)
+    baseline = features.baseline
+    seconds = time.perf_counter() - start + features.seconds
+    return VarianceReduction(
+        reference, baseline.opening(len(specs)), seconds, results, baseline.chance is not None
+    )
 
 
 def game_baseline(game: ArenaGame, chance: bool = False) -> ArenaBaseline:
