@@ -11,10 +11,12 @@ the round's value per seat (:func:`boon_env.games.boon.rules.round_value`). Leas
 two-sided game (every player plays for itself) and are refused.
 
 ====================  =====================================================================
-search                alpha-beta, fail-soft, over single card plays
-bounds                before searching a position: a gold card above every other gold card
-                      left wins whatever trick it falls in, so its points are its side's; a
-                      trick nobody still to play can take is its winner's side's
+search                alpha-beta, fail-soft, over single card plays, a loop over an explicit
+                      stack of frames (compiled without reference counting of its arrays)
+bounds                at each trick boundary (and the root) before searching: a gold card
+                      above every other gold card left wins whatever trick it falls in, so
+                      its points are its side's; a trick nobody still to play can take is its
+                      winner's side's
 move ordering         the transposition table's best lead first; then winning cheaply, giving
                       points to a partner who wins, throwing the least points when losing
 transposition table   at every trick boundary, keyed by the hands, the leader and the picker
@@ -51,6 +53,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 
 import numpy as np
 
@@ -85,6 +88,10 @@ __all__ = [
     "solve_value",
 ]
 
+# Compiled without numba's runtime (NRT): nothing here allocates, and counting references to
+# the work arrays at every call (atomic operations) took 40% of the search's time.
+_compiled = partial(njit, cache=True, _nrt=False)
+
 # ------------------------------------------------------------------------- the card tables
 # From the rules package, so the compiled core knows no card fact of its own.
 _POINTS = np.array(POINTS, dtype=np.int64)
@@ -107,16 +114,28 @@ _MAX_SEATS = 5
 _MAX_DEPTH = 48  # card plays from any root: at most 3 x 9 + 1 trick in progress
 # The work array: the hands (seats 0-4, unused seats empty), a node counter, the number of
 # seats, the picker, the search's generation, then per search depth a row of moves and,
-# _SCORES words further, their ordering scores.
+# _SCORES words further, their ordering scores, then per search depth a frame of the search
+# (the search is a loop over an explicit stack: a recursive compiled function pays reference
+# counting on its arrays at every call, which cost 40% of its time).
 _NODES, _SEATS, _PICKER, _GENERATION = 5, 6, 7, 8
 _WIDTH = 16  # more than the 14 gold cards a hand can hold
 _MOVES = 9
 _SCORES = _MAX_DEPTH * _WIDTH
-_WORK = _MOVES + 2 * _MAX_DEPTH * _WIDTH
+_FRAMES = _MOVES + 2 * _MAX_DEPTH * _WIDTH
+# A frame: the position (hands ... trick points), the window it was searched with after the
+# table narrowed it (alpha, beta), the window so far (low, high), the best value and move so
+# far, the move being searched (k of count) and the points its trick gave the picker (gain),
+# the table's bucket and key, and the seat to play, the winning card, the cards played to
+# the trick and whether the picker plays.
+(_HANDS, _LEADER, _TRICK, _LED, _WINNER, _TRICK_POINTS, _ALPHA, _BETA, _LOW, _HIGH, _BEST,
+ _BEST_MOVE, _K, _COUNT, _GAIN, _BUCKET, _KEY, _SEAT, _WINNING_CARD, _PLAYED,
+ _MAXIMIZING) = (*range(16), 16, 19, 20, 21, 22)  # fmt: skip
+_FRAME = 23
+_WORK = _FRAMES + (_MAX_DEPTH + 1) * _FRAME
 
 
 # --------------------------------------------------------------------- the restated rules
-@njit(cache=True, inline="always")
+@_compiled(inline="always")
 def _legal(hand: int, led_card: int) -> int:
     """The cards of ``hand`` that may be played on a trick led by ``led_card`` (-1: leading).
     RULES.md: follow the led suit if you can (gold is a suit like the others), else anything."""
@@ -126,7 +145,7 @@ def _legal(hand: int, led_card: int) -> int:
     return follow if follow else hand
 
 
-@njit(cache=True, inline="always")
+@_compiled(inline="always")
 def _beats(card: int, winning: int) -> bool:
     """Whether ``card`` takes the trick from ``winning``, the card winning it so far (which is
     gold or of the led suit). RULES.md: the highest gold wins, else the highest of the led
@@ -138,7 +157,7 @@ def _beats(card: int, winning: int) -> bool:
     return _SUIT_MASK_OF[card] == _SUIT_MASK_OF[winning] and card > winning
 
 
-@njit(cache=True)
+@_compiled()
 def _trick_winner(cards: np.ndarray) -> int:
     """The position in play order of the card that wins ``cards`` (the tests compare it with
     the rules package's ``trick_winner``)."""
@@ -159,7 +178,7 @@ _BYTE_POINTS = np.array(
 )
 
 
-@njit(cache=True, inline="always")
+@_compiled(inline="always")
 def _points(mask: int) -> int:
     return (
         _BYTE_POINTS[0, mask & 0xFF]
@@ -176,12 +195,12 @@ for _bit in range(32):
     _DE_BRUIJN_INDEX[((_DE_BRUIJN << _bit) & 0xFFFFFFFF) >> 27] = _bit
 
 
-@njit(cache=True, inline="always")
+@_compiled(inline="always")
 def _bit_index(bit: int) -> int:
     return _DE_BRUIJN_INDEX[((bit * _DE_BRUIJN) & 0xFFFFFFFF) >> 27]
 
 
-@njit(cache=True, inline="always")
+@_compiled(inline="always")
 def _above(mask: int) -> int:
     """The cards above the highest card of ``mask`` (ids rank the gold cards)."""
     mask |= mask >> 1
@@ -192,13 +211,13 @@ def _above(mask: int) -> int:
     return ~mask
 
 
-@njit(cache=True, inline="always")
+@_compiled(inline="always")
 def _highest(mask: int) -> int:
     """The highest card of ``mask`` (not empty)."""
     return _bit_index(~_above(mask) ^ (~_above(mask) >> 1))
 
 
-@njit(cache=True, inline="always")
+@_compiled(inline="always")
 def _popcount(mask: int) -> int:
     count = 0
     while mask:
@@ -207,7 +226,7 @@ def _popcount(mask: int) -> int:
     return count
 
 
-@njit(cache=True, inline="always")
+@_compiled(inline="always")
 def _winning(trick: int, led: int) -> int:
     """The card winning the ``trick`` in progress, led by ``led`` (-1: no card played).
     RULES.md: the highest gold, else the highest of the led suit."""
@@ -217,7 +236,7 @@ def _winning(trick: int, led: int) -> int:
     return _highest(gold if gold else trick & _SUIT_MASK_OF[led])
 
 
-@njit(cache=True, inline="always")
+@_compiled(inline="always")
 def _sure_points(picker_hand: int, hands: int, trick: int) -> tuple[int, int]:
     """Bounds on the picker's points from the cards still in ``hands`` and the ``trick`` in
     progress, before any search: ``(lower, upper)``. A gold card in a hand above every other
@@ -231,7 +250,7 @@ def _sure_points(picker_hand: int, hands: int, trick: int) -> tuple[int, int]:
 
 
 # --------------------------------------------------------------------------- the search
-@njit(cache=True)
+@_compiled()
 def _moves(hand: int, live: int, led_card: int, work: np.ndarray, at: int) -> int:
     """Write one card per class of equivalent legal cards into ``work[at:]``; return their
     number.
@@ -256,7 +275,7 @@ def _moves(hand: int, live: int, led_card: int, work: np.ndarray, at: int) -> in
     return count
 
 
-@njit(cache=True)
+@_compiled()
 def _order(
     work: np.ndarray,
     at: int,
@@ -314,7 +333,7 @@ def _equal_point_runs() -> np.ndarray:
 _RUNS = _equal_point_runs()
 
 
-@njit(cache=True, inline="always")
+@_compiled(inline="always")
 def _canonical(hand: int, remaining: int) -> int:
     """``hand`` with the cards of each equal-point run renamed to the run's lowest ids, in
     order, counting only the ``remaining`` cards (so played cards of a run leave no gap)."""
@@ -335,7 +354,7 @@ def _canonical(hand: int, remaining: int) -> int:
     return renamed
 
 
-@njit(cache=True)
+@_compiled()
 def _key(work: np.ndarray, remaining: int, leader: int) -> tuple[int, int, int]:
     """The transposition table's key of a trick boundary: the hands renamed by
     :func:`_canonical`, the leader and the picker. Positions with one key have one value."""
@@ -350,7 +369,7 @@ def _key(work: np.ndarray, remaining: int, leader: int) -> tuple[int, int, int]:
     return first, second, third
 
 
-@njit(cache=True)
+@_compiled()
 def _bucket(key: tuple[int, int, int]) -> int:
     """The first row of ``key``'s bucket (two rows: :data:`_BUCKET`)."""
     # Each product's high bits depend on all of its word; a final mix spreads them down.
@@ -360,7 +379,7 @@ def _bucket(key: tuple[int, int, int]) -> int:
     return ((mixed >> 32) & ((1 << _TABLE_BITS) - 1)) & ~(_BUCKET - 1)
 
 
-@njit(cache=True)
+@_compiled()
 def _find(table: np.ndarray, bucket: int, key: tuple[int, int, int], generation: int) -> int:
     """The row of ``bucket`` holding this search's bounds of position ``key``, or -1."""
     for slot in range(bucket, bucket + _BUCKET):
@@ -375,7 +394,7 @@ def _find(table: np.ndarray, bucket: int, key: tuple[int, int, int], generation:
     return -1
 
 
-@njit(cache=True)
+@_compiled()
 def _last_trick(work: np.ndarray, leader: int) -> int:
     """The picker's points from the last trick, every hand holding one card (forced)."""
     led = _bit_index(work[leader])
@@ -388,19 +407,14 @@ def _last_trick(work: np.ndarray, leader: int) -> int:
     return points if winner == work[_PICKER] else 0
 
 
-@njit(cache=True)
+@_compiled()
 def _boundary(
     work: np.ndarray, table: np.ndarray, leader: int, hands: int, alpha: int, beta: int
 ) -> tuple[int, int, int, int, int, tuple[int, int, int]]:
     """What the table knows at a trick boundary before searching it: ``(value, alpha, beta,
-    hint, bucket, key)``. A ``value`` of 0 or more ends the search there (no cards left, the
-    last trick, or the table's bounds); else the window narrowed by the table, its best move
-    and the position's bucket and key."""
-    none = (np.int64(0), np.int64(0), np.int64(0))
-    if hands == 0:
-        return 0, alpha, beta, -1, -1, none
-    if work[leader] & (work[leader] - 1) == 0:
-        return _last_trick(work, leader), alpha, beta, -1, -1, none
+    hint, bucket, key)``. A ``value`` of 0 or more ends the search there (the table's bounds
+    settle it); else the window narrowed by the table, its best move and the position's
+    bucket and key."""
     key = _key(work, hands, leader)
     bucket = _bucket(key)
     slot = _find(table, bucket, key, work[_GENERATION])
@@ -415,7 +429,7 @@ def _boundary(
     return -1, max(alpha, lower), min(beta, upper), (packed & 0xFF) - 1, bucket, key
 
 
-@njit(cache=True)
+@_compiled()
 def _decided(work: np.ndarray, leader: int, played: int, led: int, winning: int) -> bool:
     """Whether no seat still to play to the trick in progress holds a card that may follow
     ``led`` and beats ``winning``."""
@@ -429,7 +443,7 @@ def _decided(work: np.ndarray, leader: int, played: int, led: int, winning: int)
     return True
 
 
-@njit(cache=True)
+@_compiled()
 def _bounds(
     work: np.ndarray, hands: int, leader: int, trick: int, led: int, winner: int, trick_points: int
 ) -> tuple[int, int]:
@@ -447,7 +461,7 @@ def _bounds(
     return least, most
 
 
-@njit  # no cache: numba's cache of a recursive function crashes on loading
+@_compiled()
 def _search(
     work: np.ndarray,
     table: np.ndarray,
@@ -459,59 +473,141 @@ def _search(
     trick_points: int,
     alpha: int,
     beta: int,
-    depth: int,
 ) -> int:
     """The picker's points from the cards still to play (the trick in progress included),
     fail-soft within ``(alpha, beta)``. ``work[:n]`` are the hands, ``hands`` all their
     cards; the trick in progress is ``trick`` (a mask of its cards, led by ``leader``),
     ``led`` its first card, ``winner`` the seat of the card winning it (-1: no card played
-    yet) and ``trick_points`` its points."""
+    yet) and ``trick_points`` its points.
+
+    Alpha-beta over an explicit stack of frames: :func:`_enter` a position (settled at once,
+    or its moves laid out), :func:`_descend` into its next move, :func:`_ascend` with the
+    move's value (settled, or on to the next move)."""
+    root = _FRAMES
+    work[root + _HANDS], work[root + _LEADER], work[root + _TRICK] = hands, leader, trick
+    work[root + _LED], work[root + _WINNER], work[root + _TRICK_POINTS] = led, winner, trick_points
+    work[root + _ALPHA], work[root + _BETA] = alpha, beta
+    work[root + _PLAYED], work[root + _WINNING_CARD] = _popcount(trick), _winning(trick, led)
+    depth = 0
+    value = _enter(work, table, 0)
+    while True:
+        if value < 0:
+            _descend(work, depth)
+            depth += 1
+            value = _enter(work, table, depth)
+        elif depth == 0:
+            return value
+        else:
+            depth -= 1
+            value = _ascend(work, table, depth, value)
+
+
+@_compiled(inline="always")
+def _enter(work: np.ndarray, table: np.ndarray, depth: int) -> int:
+    """Settle the position of frame ``depth`` without searching it (its value, 0 or more:
+    no cards left, the last trick, the bounds or the table), or lay out its moves best first
+    and return -1."""
+    f = _FRAMES + depth * _FRAME
     work[_NODES] += 1
     n, picker = work[_SEATS], work[_PICKER]
-    played = _popcount(trick)
-    winning = _winning(trick, led)
-    least, most = _bounds(work, hands, leader, trick, led, winner, trick_points)
-    if most <= alpha or least >= beta:
-        return most if most <= alpha else least
+    hands, leader, trick = work[f + _HANDS], work[f + _LEADER], work[f + _TRICK]
+    led, winner, alpha, beta = work[f + _LED], work[f + _WINNER], work[f + _ALPHA], work[f + _BETA]
+    played, winning = work[f + _PLAYED], work[f + _WINNING_CARD]
     hint, bucket, key = -1, -1, (np.int64(0), np.int64(0), np.int64(0))
-    if played == 0:
-        known, alpha, beta, hint, bucket, key = _boundary(work, table, leader, hands, alpha, beta)
-        if known >= 0:
-            return known
+    if played == 0 or depth == 0:
+        # The bounds, and the table, at trick boundaries only: within a trick they cut too
+        # little to pay for themselves.
+        if played == 0 and work[leader] & (work[leader] - 1) == 0:  # the last trick, or none
+            return _last_trick(work, leader) if hands else 0
+        least, most = _bounds(work, hands, leader, trick, led, winner, work[f + _TRICK_POINTS])
+        if most <= alpha:
+            return most
+        if least >= beta:
+            return least
+        if played == 0:
+            known, alpha, beta, hint, bucket, key = _boundary(
+                work, table, leader, hands, alpha, beta
+            )
+            if known >= 0:
+                return known
     seat = (leader + played) % n
     at = _MOVES + depth * _WIDTH
     count = _moves(work[seat], hands | trick, led, work, at)
     maximizing = seat == picker
-    partner_wins = played > 0 and ((winner == picker) == maximizing)
-    _order(work, at, count, hands | trick, played == 0, partner_wins, winning, hint)
-    best, best_move = (-1 if maximizing else TOTAL_POINTS + 1), -1
-    low, high = alpha, beta
-    for k in range(count):
-        card = work[at + k]
-        bit = np.int64(1) << card
-        work[seat] ^= bit
-        new_winner = seat if played == 0 or _beats(card, winning) else winner
-        points = trick_points + _POINTS[card]
-        # The last card of a trick: its points are scored and its winner leads the next.
-        over = played + 1 == n
-        gain = points if over and new_winner == picker else 0
-        value = gain + _search(
-            work, table, hands ^ bit, new_winner if over else leader, 0 if over else trick | bit,
-            -1 if over else (card if played == 0 else led), -1 if over else new_winner,
-            0 if over else points, low - gain, high - gain, depth + 1,
+    if count > 1:
+        partner_wins = played > 0 and ((winner == picker) == maximizing)
+        _order(work, at, count, hands | trick, played == 0, partner_wins, winning, hint)
+    work[f + _ALPHA], work[f + _BETA], work[f + _LOW], work[f + _HIGH] = alpha, beta, alpha, beta
+    work[f + _BEST] = -1 if maximizing else TOTAL_POINTS + 1
+    work[f + _BEST_MOVE], work[f + _K], work[f + _COUNT] = -1, 0, count
+    work[f + _BUCKET] = bucket
+    work[f + _KEY], work[f + _KEY + 1], work[f + _KEY + 2] = key
+    work[f + _SEAT], work[f + _MAXIMIZING] = seat, maximizing
+    return -1
+
+
+@_compiled(inline="always")
+def _descend(work: np.ndarray, depth: int) -> None:
+    """Play frame ``depth``'s next move: the position after it becomes frame ``depth + 1``.
+    The last card of a trick: its points are scored (the frame's gain, when the picker wins
+    it) and its winner leads the next."""
+    f = _FRAMES + depth * _FRAME
+    child = f + _FRAME
+    card = work[_MOVES + depth * _WIDTH + work[f + _K]]
+    bit = np.int64(1) << card
+    seat, played = work[f + _SEAT], work[f + _PLAYED]
+    work[seat] ^= bit
+    beats = played == 0 or _beats(card, work[f + _WINNING_CARD])
+    winner = seat if beats else work[f + _WINNER]
+    points = work[f + _TRICK_POINTS] + _POINTS[card]
+    over = played + 1 == work[_SEATS]
+    gain = points if over and winner == work[_PICKER] else 0
+    work[f + _GAIN] = gain
+    work[child + _HANDS] = work[f + _HANDS] ^ bit
+    if over:
+        work[child + _LEADER], work[child + _TRICK], work[child + _LED] = winner, 0, -1
+        work[child + _WINNER], work[child + _TRICK_POINTS] = -1, 0
+        work[child + _PLAYED], work[child + _WINNING_CARD] = 0, -1
+    else:
+        work[child + _LEADER], work[child + _TRICK] = work[f + _LEADER], work[f + _TRICK] | bit
+        work[child + _LED] = card if played == 0 else work[f + _LED]
+        work[child + _WINNER], work[child + _TRICK_POINTS] = winner, points
+        work[child + _PLAYED] = played + 1
+        work[child + _WINNING_CARD] = card if beats else work[f + _WINNING_CARD]
+    work[child + _ALPHA], work[child + _BETA] = work[f + _LOW] - gain, work[f + _HIGH] - gain
+
+
+@_compiled(inline="always")
+def _ascend(work: np.ndarray, table: np.ndarray, depth: int, value: int) -> int:
+    """Take back frame ``depth``'s move, worth ``value`` after it: the frame's value when it
+    is settled (a cutoff, or its last move; kept in the table at a trick boundary), else -1
+    with the next move to search."""
+    f = _FRAMES + depth * _FRAME
+    k = work[f + _K]
+    card = work[_MOVES + depth * _WIDTH + k]
+    work[work[f + _SEAT]] ^= np.int64(1) << card
+    value += work[f + _GAIN]
+    if work[f + _MAXIMIZING]:
+        if value > work[f + _BEST]:
+            work[f + _BEST], work[f + _BEST_MOVE] = value, card
+            work[f + _LOW] = max(work[f + _LOW], value)
+    elif value < work[f + _BEST]:
+        work[f + _BEST], work[f + _BEST_MOVE] = value, card
+        work[f + _HIGH] = min(work[f + _HIGH], value)
+    if work[f + _LOW] < work[f + _HIGH] and k + 1 < work[f + _COUNT]:
+        work[f + _K] = k + 1
+        return -1
+    best = work[f + _BEST]
+    if work[f + _BUCKET] >= 0:
+        key = (work[f + _KEY], work[f + _KEY + 1], work[f + _KEY + 2])
+        _store(
+            work, table, work[f + _BUCKET], key, best, work[f + _ALPHA], work[f + _BETA],
+            work[f + _BEST_MOVE], work[f + _HANDS],
         )  # fmt: skip
-        work[seat] ^= bit
-        if (value > best) if maximizing else (value < best):
-            best, best_move = value, card
-            low, high = (max(low, value), high) if maximizing else (low, min(high, value))
-        if low >= high:
-            break
-    if bucket >= 0:
-        _store(work, table, bucket, key, best, alpha, beta, best_move, hands)
     return best
 
 
-@njit(cache=True)
+@_compiled()
 def _store(
     work: np.ndarray,
     table: np.ndarray,
@@ -598,7 +694,7 @@ def _future(state: Round, alpha: int, beta: int, fresh: bool = True) -> int:
         return 0
     _Workspace.begin(fresh)
     position = _load(state, _Workspace.work)
-    return int(_search(_Workspace.work, _Workspace.table, *position, alpha, beta, 0))
+    return int(_search(_Workspace.work, _Workspace.table, *position, alpha, beta))
 
 
 def _load(state: Round, work: np.ndarray) -> tuple[int, int, int, int, int, int]:
