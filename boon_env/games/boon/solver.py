@@ -236,16 +236,54 @@ def _winning(trick: int, led: int) -> int:
     return _highest(gold if gold else trick & _SUIT_MASK_OF[led])
 
 
+# The cards of each point value, by ascending points (for the least points a hand can give).
+_POINT_VALUES = np.array(sorted(set(POINTS)), dtype=np.int64)
+_CARDS_WORTH = np.array(
+    [sum(1 << c for c in range(NUM_CARDS) if POINTS[c] == value) for value in _POINT_VALUES],
+    dtype=np.int64,
+)
+
+
 @_compiled(inline="always")
-def _sure_points(picker_hand: int, hands: int, trick: int) -> tuple[int, int]:
-    """Bounds on the picker's points from the cards still in ``hands`` and the ``trick`` in
-    progress, before any search: ``(lower, upper)``. A gold card in a hand above every other
-    gold card left (in the trick too) wins whatever trick it falls in, so its points are its
-    side's for sure; the trick's cards may go either way."""
+def _least_points(hand: int, cards: int) -> int:
+    """The fewest points ``cards`` cards of ``hand`` can be worth."""
+    total = 0
+    for k in range(_POINT_VALUES.shape[0]):
+        if cards <= 0:
+            break
+        take = min(_popcount(hand & _CARDS_WORTH[k]), cards)
+        total += take * _POINT_VALUES[k]
+        cards -= take
+    return total
+
+
+@_compiled(inline="always")
+def _sure_points(work: np.ndarray, hands: int, trick: int) -> tuple[int, int]:
+    """Bounds on the picker's points from the cards still in ``hands`` (``work[:n]``) and the
+    ``trick`` in progress, before any search: ``(lower, upper)``.
+
+    A gold card in a hand above every other gold card left (in the trick too) wins whatever
+    trick it falls in, so its points are its side's for sure; the trick's cards may go either
+    way. At a trick boundary, each of the picker's sure cards wins a trick of its own, to which
+    every defender gives a card: at least the cheapest cards of each defender's hand are the
+    picker's too; the defence's sure cards (several may fall in one trick, one of each
+    defender) take at least one picker card per ``n - 1`` of them."""
+    n, picker = work[_SEATS], work[_PICKER]
+    picker_hand = work[picker]
     picker_gold = picker_hand & _GOLD
     defence_gold = hands & ~picker_hand & _GOLD
-    lower = _points(picker_gold & _above(defence_gold | trick & _GOLD))
-    sure_defence = _points(defence_gold & _above(picker_gold | trick & _GOLD))
+    picker_sure = picker_gold & _above(defence_gold | trick & _GOLD)
+    defence_sure = defence_gold & _above(picker_gold | trick & _GOLD)
+    lower, sure_defence = _points(picker_sure), _points(defence_sure)
+    if trick == 0:
+        won = _popcount(picker_sure)
+        if won:
+            for seat in range(n):
+                if seat != picker:
+                    lower += _least_points(work[seat], won)
+        lost = _popcount(defence_sure)
+        if lost:
+            sure_defence += _least_points(picker_hand, (lost + n - 2) // (n - 1))
     return lower, _points(hands | trick) - sure_defence
 
 
@@ -333,24 +371,25 @@ def _equal_point_runs() -> np.ndarray:
 _RUNS = _equal_point_runs()
 
 
+def _compress(live: int, held: int) -> int:
+    """The cards ``held`` among the ``live`` ones of a run (bits from its first id), renamed
+    to the run's lowest bits in order: the bit-compress ("pext") of ``held`` by ``live``."""
+    live_bits = [bit for bit in range(4) if live >> bit & 1]
+    return sum(1 << k for k, bit in enumerate(live_bits) if held >> bit & 1)
+
+
+_COMPRESS = np.array([[_compress(live, held) for held in range(16)] for live in range(16)])
+
+
 @_compiled(inline="always")
 def _canonical(hand: int, remaining: int) -> int:
     """``hand`` with the cards of each equal-point run renamed to the run's lowest ids, in
     order, counting only the ``remaining`` cards (so played cards of a run leave no gap)."""
     renamed = hand
     for r in range(_RUNS.shape[0]):
-        rest = _RUNS[r, 0] & remaining
-        target = _RUNS[r, 1]
-        gapless = rest + (np.int64(1) << target)  # a power of two when rest has no gap
-        if gapless & (gapless - 1) == 0:
-            continue
-        renamed &= ~_RUNS[r, 0]
-        while rest:
-            low = rest & -rest
-            rest ^= low
-            if hand & low:
-                renamed |= np.int64(1) << target
-            target += 1
+        mask, first = _RUNS[r, 0], _RUNS[r, 1]
+        live = (remaining & mask) >> first
+        renamed = renamed & ~mask | _COMPRESS[live, (hand >> first) & live] << first
     return renamed
 
 
@@ -451,7 +490,7 @@ def _bounds(
     without searching: :func:`_sure_points`, and the trick in progress's points when nobody
     still to play can take it from its winner."""
     picker = work[_PICKER]
-    least, most = _sure_points(work[picker], hands, trick)
+    least, most = _sure_points(work, hands, trick)
     played = _popcount(trick)
     if played and _decided(work, leader, played, led, _winning(trick, led)):
         if winner == picker:
@@ -534,6 +573,10 @@ def _enter(work: np.ndarray, table: np.ndarray, depth: int) -> int:
     at = _MOVES + depth * _WIDTH
     count = _moves(work[seat], hands | trick, led, work, at)
     maximizing = seat == picker
+    if played == n - 1 and count > 1 and _popcount(work[seat]) > 2:
+        settled = _last_card_bound(work, f, at, count, seat, maximizing, alpha, beta)
+        if settled >= 0:
+            return settled
     if count > 1:
         partner_wins = played > 0 and ((winner == picker) == maximizing)
         _order(work, at, count, hands | trick, played == 0, partner_wins, winning, hint)
@@ -543,6 +586,46 @@ def _enter(work: np.ndarray, table: np.ndarray, depth: int) -> int:
     work[f + _BUCKET] = bucket
     work[f + _KEY], work[f + _KEY + 1], work[f + _KEY + 2] = key
     work[f + _SEAT], work[f + _MAXIMIZING] = seat, maximizing
+    return -1
+
+
+@_compiled(inline="always")
+def _last_card_bound(
+    work: np.ndarray,
+    f: int,
+    at: int,
+    count: int,
+    seat: int,
+    maximizing: bool,
+    alpha: int,
+    beta: int,
+) -> int:
+    """The last card of a trick: a value that settles frame ``f`` from its moves' bounds
+    (:func:`_sure_points` after each card, the trick's points scored), or -1. The picker
+    settles it if one card is sure to reach ``beta`` or no card can pass ``alpha``; the
+    defence if one card keeps the picker to ``alpha`` or none lets it below ``beta``."""
+    picker, hands = work[_PICKER], work[f + _HANDS]
+    winning, winner = work[f + _WINNING_CARD], work[f + _WINNER]
+    reach = -1 if maximizing else TOTAL_POINTS + 1  # best bound over the cards
+    for k in range(count):
+        card = work[at + k]
+        bit = np.int64(1) << card
+        gain = 0
+        if (seat if _beats(card, winning) else winner) == picker:
+            gain = work[f + _TRICK_POINTS] + _POINTS[card]
+        work[seat] ^= bit
+        least, most = _sure_points(work, hands ^ bit, 0)
+        work[seat] ^= bit
+        if maximizing:
+            if gain + least >= beta:
+                return gain + least
+            reach = max(reach, gain + most)
+        else:
+            if gain + most <= alpha:
+                return gain + most
+            reach = min(reach, gain + least)
+    if (maximizing and reach <= alpha) or (not maximizing and reach >= beta):
+        return reach
     return -1
 
 
