@@ -15,8 +15,10 @@ search                alpha-beta, fail-soft, over single card plays, a loop over
                       stack of frames (compiled without reference counting of its arrays)
 bounds                at each trick boundary (and the root) before searching: a gold card
                       above every other gold card left wins whatever trick it falls in, so
-                      its points are its side's; a trick nobody still to play can take is its
-                      winner's side's
+                      its points are its side's, and the cheapest card each player of the
+                      other side can give to it; a trick nobody still to play can take is
+                      its winner's side's; the last card of a trick: the bounds after each
+                      of its moves settle it when one move or none can pass the window
 move ordering         the transposition table's best lead first; then winning cheaply, giving
                       points to a partner who wins, throwing the least points when losing
 transposition table   at every trick boundary, keyed by the hands, the leader and the picker
