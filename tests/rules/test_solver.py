@@ -226,13 +226,20 @@ def test_solve_and_the_band_equal_brute_force_on_random_endings(n: int, seed: in
 @settings(max_examples=150, deadline=None)
 @given(n=st.sampled_from([3, 4, 5]), seed=st.integers(0, 2**32 - 1))
 def test_the_bounds_known_without_search_hold_the_brute_force_value(n: int, seed: int) -> None:
-    """The sure points of the top gold cards and of a trick nobody can take any more bound
-    the picker's points still to come (the trick in progress included) on both sides."""
+    """The sure points of the top gold cards (with what the other side must give to their
+    tricks) and of a trick nobody can take any more bound the picker's points still to come
+    (the trick in progress included) on both sides; at a trick boundary the cheaper bound of
+    the top cards alone (the last card of a trick's) holds too, and is no tighter."""
     state = endgame(n, np.random.default_rng(seed))
     work = np.zeros(solver._WORK, dtype=np.int64)
     position = solver._load(state, work)
+    value = minimax(state) - solver._known(state)
     lower, upper = solver._bounds(work, *position)
-    assert lower <= minimax(state) - solver._known(state) <= upper
+    assert lower <= value <= upper
+    if not state.trick:
+        least, most = solver._sure_points(work, position[0], 0, False)
+        assert lower >= least and upper <= most
+        assert least <= value <= most
 
 
 def test_the_table_slot_depends_on_every_hand() -> None:

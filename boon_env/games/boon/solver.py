@@ -260,33 +260,62 @@ def _least_points(hand: int, cards: int) -> int:
 
 
 @_compiled(inline="always")
-def _sure_points(work: np.ndarray, hands: int, trick: int) -> tuple[int, int]:
+def _sure_gain(
+    work: np.ndarray, side_gold: int, other_gold: int, per_trick: int, givers: int, deep: bool
+) -> int:
+    """The fewest points the gold cards ``side_gold`` of one side surely win for it at a trick
+    boundary, with the cards the seats ``givers`` (a mask) of the other side must give to
+    those tricks.
+
+    The other side's ``j`` top gold cards each fall in one trick, with at most ``per_trick``
+    of this side's cards (the picker plays one card a trick, the defence ``n - 1``): of this
+    side's cards above the other side's ``j + 1``-th, all but ``j * per_trick`` win their
+    tricks, at least one trick per ``per_trick`` of them, and each giver gives each such trick
+    a card, at least its cheapest. ``deep``: the best over every ``j``, else ``j = 0`` only
+    (the cards above all of the other side's)."""
+    n = work[_SEATS]
+    best, most_wins, rest, j = 0, 0, other_gold, 0
+    total = _popcount(side_gold)
+    # A larger j gives a superset of cards; only more winners can give more points.
+    while total - per_trick * j > most_wins:
+        cards = side_gold & _above(rest)
+        wins = _popcount(cards) - per_trick * j
+        if wins > most_wins:
+            most_wins = wins
+            tricks = (wins + per_trick - 1) // per_trick
+            points = _least_points(cards, wins)
+            for seat in range(n):
+                if givers >> seat & 1:
+                    points += _least_points(work[seat], tricks)
+            best = max(best, points)
+        if rest == 0 or not deep:
+            break
+        rest ^= np.int64(1) << _highest(rest)
+        j += 1
+    return best
+
+
+@_compiled(inline="always")
+def _sure_points(work: np.ndarray, hands: int, trick: int, deep: bool) -> tuple[int, int]:
     """Bounds on the picker's points from the cards still in ``hands`` (``work[:n]``) and the
     ``trick`` in progress, before any search: ``(lower, upper)``.
 
     A gold card in a hand above every other gold card left (in the trick too) wins whatever
     trick it falls in, so its points are its side's for sure; the trick's cards may go either
-    way. At a trick boundary, each of the picker's sure cards wins a trick of its own, to which
-    every defender gives a card: at least the cheapest cards of each defender's hand are the
-    picker's too; the defence's sure cards (several may fall in one trick, one of each
-    defender) take at least one picker card per ``n - 1`` of them."""
+    way. At a trick boundary, :func:`_sure_gain` of each side (``deep``: over every number of
+    the other side's top cards, else above all of them)."""
     n, picker = work[_SEATS], work[_PICKER]
     picker_hand = work[picker]
     picker_gold = picker_hand & _GOLD
     defence_gold = hands & ~picker_hand & _GOLD
-    picker_sure = picker_gold & _above(defence_gold | trick & _GOLD)
-    defence_sure = defence_gold & _above(picker_gold | trick & _GOLD)
-    lower, sure_defence = _points(picker_sure), _points(defence_sure)
-    if trick == 0:
-        won = _popcount(picker_sure)
-        if won:
-            for seat in range(n):
-                if seat != picker:
-                    lower += _least_points(work[seat], won)
-        lost = _popcount(defence_sure)
-        if lost:
-            sure_defence += _least_points(picker_hand, (lost + n - 2) // (n - 1))
-    return lower, _points(hands | trick) - sure_defence
+    if trick:
+        lower = _points(picker_gold & _above(defence_gold | trick & _GOLD))
+        sure_defence = _points(defence_gold & _above(picker_gold | trick & _GOLD))
+        return lower, _points(hands | trick) - sure_defence
+    defence = ((1 << n) - 1) ^ (1 << picker)
+    lower = _sure_gain(work, picker_gold, defence_gold, 1, defence, deep)
+    sure_defence = _sure_gain(work, defence_gold, picker_gold, n - 1, 1 << picker, deep)
+    return lower, _points(hands) - sure_defence
 
 
 # --------------------------------------------------------------------------- the search
@@ -492,7 +521,7 @@ def _bounds(
     without searching: :func:`_sure_points`, and the trick in progress's points when nobody
     still to play can take it from its winner."""
     picker = work[_PICKER]
-    least, most = _sure_points(work, hands, trick)
+    least, most = _sure_points(work, hands, trick, True)
     played = _popcount(trick)
     if played and _decided(work, leader, played, led, _winning(trick, led)):
         if winner == picker:
@@ -616,7 +645,7 @@ def _last_card_bound(
         if (seat if _beats(card, winning) else winner) == picker:
             gain = work[f + _TRICK_POINTS] + _POINTS[card]
         work[seat] ^= bit
-        least, most = _sure_points(work, hands ^ bit, 0)
+        least, most = _sure_points(work, hands ^ bit, 0, False)
         work[seat] ^= bit
         if maximizing:
             if gain + least >= beta:
