@@ -604,6 +604,7 @@ def _enter(work: np.ndarray, table: np.ndarray, depth: int) -> int:
     at = _MOVES + depth * _WIDTH
     count = _moves(work[seat], hands | trick, led, work, at)
     maximizing = seat == picker
+    # (With two cards left in the hand, each move leads to the last trick: settled at once.)
     if played == n - 1 and count > 1 and _popcount(work[seat]) > 2:
         settled = _last_card_bound(work, f, at, count, seat, maximizing, alpha, beta)
         if settled >= 0:
