@@ -446,17 +446,19 @@ def test_the_arena_command_prints_the_reduced_figures(capsys) -> None:
     assert [r["agent"] for r in report["variance_reduction"]["results"]] == ["ppo", "heuristic"]
 
 
-def test_the_benchmark_prints_both_widths_and_their_costs() -> None:
+@pytest.mark.parametrize("features", ["opening", "solver"])
+def test_the_benchmark_prints_both_widths_and_their_costs(features: str) -> None:
     script = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_variance.py"
     agents = ["--agents", "ppo", "heuristic", "heuristic"]
     result = subprocess.run(
-        [sys.executable, str(script), *agents, "--deals", "20", "--reference-deals", "20"],
+        [sys.executable, str(script), *agents, "--deals", "20", "--reference-deals", "20",
+         "--variance-reduction", features],
         capture_output=True,
         text=True,
         check=True,
-    )
+    )  # fmt: skip
     lines = result.stdout.splitlines()
-    assert lines[0].startswith("ppo, 20 deals, seed 2026, 20 reference deals")
+    assert lines[0].startswith(f"ppo, 20 deals, seed 2026, 20 reference deals, {features}")
     assert lines[1].startswith("plain") and lines[2].startswith("reduced")
     assert "width ratio" in lines[3] and "CPU s" in lines[1]
 
