@@ -150,10 +150,17 @@ class SearchGame:
 
     params_type: type = SearchParams
 
-    def __init__(self, game: str, rules: SearchRules, expert: Mapping[int, Any]) -> None:
+    def __init__(
+        self,
+        game: str,
+        rules: SearchRules,
+        expert: Mapping[int, Any],
+        params_type: type = SearchParams,
+    ) -> None:
         self.game = game
         self.rules = rules
         self.expert = expert  # the ``expert`` settings per table size
+        self.params_type = params_type  # the settings ``search`` takes, with the game's defaults
 
     def policy(self, params: Any, num_players: int) -> NumpyPolicy | None:
         """The policy the search plays out with (``params.model``, else the game's shipped

@@ -110,3 +110,11 @@ def test_a_policy_for_another_table_size_is_refused_at_the_table(game: str) -> N
                 agent.act(observation, mask)
             return
     pytest.fail("no position at another table size")
+
+
+@pytest.mark.parametrize(("game", "margin"), [("bon", 0.0), ("boyn", 1.5)])
+def test_search_takes_the_games_default_margin(game: str, margin: float) -> None:
+    # BOYN's noisy rounds need a margin (docs/boyn.md, "Search"); any game's can be set
+    assert make_agent("search", num_players=3, game=game).params.margin == margin
+    assert make_agent("search:margin=0", num_players=3, game=game).params.margin == 0.0
+    assert make_agent("search:margin=2", num_players=3, game=game).params.margin == 2.0

@@ -5,6 +5,8 @@ decisions), and the ``expert`` settings per table size."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from agents.games.boyn.arena import margins
@@ -79,6 +81,16 @@ def value(state: Round, seat: int) -> float:
     return margins([points_of(hand, state.config.points) for hand in state.hands])[seat]
 
 
+@dataclass(frozen=True)
+class BoynSearchParams(SearchParams):
+    """BOYN's ``search`` settings: :class:`~agents.players.search.SearchParams` with a default
+    ``margin`` of 1.5 standard errors. A BOYN round's margin spans tens of points, so the best
+    of the actions' noisy means over 20 worlds is often a lucky one: with no margin, ``search``
+    loses to the heuristic it plays out with at 3 players (docs/boyn.md, "Search")."""
+
+    margin: float = 1.5
+
+
 # The ``expert`` settings per table size (docs/boyn.md, "Search"), within 0.1 CPU-seconds a
 # decision (benchmarks/bench_expert.py --game boyn): playouts by the shipped policy where one
 # ships (2-4 players), else by the heuristic.
@@ -90,4 +102,5 @@ BOYN_SEARCH = SearchGame(
         infostate=infostate, heuristic=heuristic, observe=observe, value=value, max_steps=MAX_STEPS
     ),
     expert={2: _EXPERT, 3: _EXPERT, 4: _EXPERT, 5: _MODEL_FREE, 6: _MODEL_FREE},
+    params_type=BoynSearchParams,
 )
