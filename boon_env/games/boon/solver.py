@@ -54,13 +54,17 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import partial
 
 import numpy as np
 
 try:
-    from numba import njit
+    from llvmlite import ir
+    from llvmlite.ir import IRBuilder
+    from numba import njit, types
+    from numba.core.typing.templates import Signature
+    from numba.extending import intrinsic
 except ImportError as error:  # pragma: no cover - the extra is installed in the tests
     raise ImportError(
         "boon_env.games.boon.solver needs numba, which the 'solver' extra installs: "
@@ -190,16 +194,32 @@ def _points(mask: int) -> int:
     )
 
 
-# De Bruijn multiplication finds the index of a 32-bit mask's only set bit in three steps.
-_DE_BRUIJN = 0x077CB531
-_DE_BRUIJN_INDEX = np.zeros(32, dtype=np.int64)
-for _bit in range(32):
-    _DE_BRUIJN_INDEX[((_DE_BRUIJN << _bit) & 0xFFFFFFFF) >> 27] = _bit
+# The processor's bit-counting instructions, through LLVM's intrinsics (numba exposes none; a
+# loop over the bits took a third of the bounds' time).
+def _llvm_bits(emit: Callable[[IRBuilder, ir.Value], ir.Value]) -> Callable[[int], int]:
+    """A compiled ``int64 -> int64`` function that is the instruction ``emit`` builds."""
+
+    def typer(typing_context: object, mask: types.Integer) -> tuple[Signature, Callable]:
+        def codegen(
+            context: object, builder: IRBuilder, signature: Signature, args: list
+        ) -> ir.Value:
+            return emit(builder, args[0])
+
+        return types.int64(types.int64), codegen
+
+    return intrinsic(typer)
+
+
+_DEFINED_AT_ZERO = ir.Constant(ir.IntType(1), 0)
+_llvm_ctpop = _llvm_bits(lambda builder, mask: builder.ctpop(mask))
+_llvm_cttz = _llvm_bits(lambda builder, mask: builder.cttz(mask, _DEFINED_AT_ZERO))
+_llvm_ctlz = _llvm_bits(lambda builder, mask: builder.ctlz(mask, _DEFINED_AT_ZERO))
 
 
 @_compiled(inline="always")
 def _bit_index(bit: int) -> int:
-    return _DE_BRUIJN_INDEX[((bit * _DE_BRUIJN) & 0xFFFFFFFF) >> 27]
+    """The index of the lowest set bit of ``bit``."""
+    return _llvm_cttz(np.int64(bit))
 
 
 @_compiled(inline="always")
@@ -216,16 +236,12 @@ def _above(mask: int) -> int:
 @_compiled(inline="always")
 def _highest(mask: int) -> int:
     """The highest card of ``mask`` (not empty)."""
-    return _bit_index(~_above(mask) ^ (~_above(mask) >> 1))
+    return 63 - _llvm_ctlz(np.int64(mask))
 
 
 @_compiled(inline="always")
 def _popcount(mask: int) -> int:
-    count = 0
-    while mask:
-        mask &= mask - 1
-        count += 1
-    return count
+    return _llvm_ctpop(np.int64(mask))
 
 
 @_compiled(inline="always")
