@@ -94,8 +94,8 @@ class BoynSearchParams(SearchParams):
 # The ``expert`` settings per table size (docs/boyn.md, "Search"), within 0.1 CPU-seconds a
 # decision (benchmarks/bench_expert.py --game boyn): playouts by the shipped policy where one
 # ships (2-4 players), else by the heuristic.
-_EXPERT = SearchParams(samples=12, rollout="ppo", margin=1.5)
-_MODEL_FREE = SearchParams(samples=6)
+_EXPERT = BoynSearchParams(samples=12, rollout="ppo")
+_MODEL_FREE = BoynSearchParams(samples=6, margin=0.0)
 BOYN_SEARCH = SearchGame(
     "boyn",
     SearchRules(
