@@ -148,8 +148,6 @@ class SearchGame:
     """A game as the search sees it: :class:`SearchRules` and the settings it takes. A game
     that searches otherwise (Boon) subclasses it and overrides the hooks."""
 
-    params_type: type = SearchParams
-
     def __init__(
         self,
         game: str,

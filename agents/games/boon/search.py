@@ -371,12 +371,11 @@ class BoonSearch(SearchGame):
     observations (:class:`~agents.games.boon.history.PlayLog`) and, in a round it did not see
     from the start, searches like plain ``search``."""
 
-    params_type = SearchParams
-
     def __init__(self) -> None:
         # No SearchRules: every hook that would use them is Boon's own here.
         self.game = "boon"
         self.expert = EXPERT
+        self.params_type = SearchParams
 
     def make_player(
         self, params: Any, seed: int | None, name: str, num_players: int
