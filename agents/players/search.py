@@ -28,10 +28,12 @@ import numpy as np
 
 from agents.players.base import Agent, PlayerRequest, legal_bits
 from agents.players.policy import NumpyPolicy
+from agents.players.reading import PlayerModel, PlayReading, log_likelihoods, resample
 from agents.players.trained import PPOAgent, default_model
 from boon_env.core.bits import bits_of
 
 ROLLOUTS = ("heuristic", "ppo")
+INFERENCES = ("none", "ppo")
 
 
 @dataclass(frozen=True)
@@ -42,14 +44,20 @@ class SearchParams:
         samples: sampled worlds per decision (the budget).
         rollout: who plays the playouts: ``"heuristic"`` (the game's) or ``"ppo"`` (a trained
             policy, greedy).
-        inference: ``"none"``: worlds drawn as the game's sampler draws them. (A game whose
-            search reads the play offers ``"ppo"`` too.)
+        inference: ``"none"``: worlds drawn as the game's sampler draws them; ``"ppo"``:
+            ``candidates`` worlds weighted by how likely the policy makes the public play seen
+            so far, ``samples`` of them resampled (:mod:`agents.players.reading`; a game whose
+            search can read the play only, :attr:`SearchRules.reading`).
         margin: how sure the search must be to overrule its default move (the rollout
             player's own choice): another action is played only when its mean advantage over
             the default, paired over the worlds, exceeds ``margin`` standard errors (0: any
             advantage).
         model: the policy file for ``ppo`` (empty: the game's shipped model for the table
             size).
+        candidates: worlds drawn per decision before resampling (``inference=ppo``).
+        epsilon: weight of uniform play in the model of the other seats (keeps every world
+            possible).
+        temperature: softmax temperature of that model (> 1 flattens the policy).
     """
 
     samples: int = 20
@@ -57,21 +65,30 @@ class SearchParams:
     inference: str = "none"
     margin: float = 0.0
     model: str = ""
+    candidates: int = 100
+    epsilon: float = 0.1
+    temperature: float = 1.0
 
     def __post_init__(self) -> None:
         if type(self.samples) is not int or self.samples < 1:
             raise ValueError(f"samples must be an integer >= 1, got {self.samples!r}")
         if self.rollout not in ROLLOUTS:
             raise ValueError(f"rollout must be one of {ROLLOUTS}, got {self.rollout!r}")
-        if self.inference != "none":
-            raise ValueError(f"inference must be one of ('none',), got {self.inference!r}")
+        if self.inference not in INFERENCES:
+            raise ValueError(f"inference must be one of {INFERENCES}, got {self.inference!r}")
         if not self.margin >= 0:
             raise ValueError(f"margin must be >= 0, got {self.margin!r}")
+        if type(self.candidates) is not int or self.candidates < 1:
+            raise ValueError(f"candidates must be an integer >= 1, got {self.candidates!r}")
+        if not 0 <= self.epsilon <= 1:
+            raise ValueError(f"epsilon must be between 0 and 1, got {self.epsilon!r}")
+        if not self.temperature > 0:
+            raise ValueError(f"temperature must be > 0, got {self.temperature!r}")
 
     @property
     def uses_policy(self) -> bool:
-        """Whether a trained policy plays a part."""
-        return self.rollout == "ppo"
+        """Whether a trained policy plays a part (the playouts or the reading)."""
+        return self.rollout == "ppo" or self.inference == "ppo"
 
 
 class Infostate(NamedTuple):
@@ -135,6 +152,8 @@ class SearchRules:
             arena's), of a finished round or of one a playout stopped (``max_steps``).
         max_steps: a playout still going after this many decisions is scored as it stands
             (``None``: played to the end).
+        reading: how the search reads the play (``inference=ppo``); ``None``: the game's
+            observations do not let a seat keep the round's public actions.
     """
 
     infostate: Callable[[np.ndarray], Infostate]
@@ -142,6 +161,7 @@ class SearchRules:
     observe: Callable[[Any, int], np.ndarray]
     value: Callable[[Any, int], float]
     max_steps: int | None = None
+    reading: PlayReading | None = None
 
 
 class SearchGame:
@@ -176,7 +196,17 @@ class SearchGame:
     def make_player(
         self, params: Any, seed: int | None, name: str, num_players: int
     ) -> SearchPlayer:
-        """The game's search player with ``params`` (what ``search`` and ``expert`` build)."""
+        """The game's search player with ``params`` (what ``search`` and ``expert`` build).
+
+        Raises:
+            ValueError: ``params`` ask to read the play of a game whose search cannot.
+        """
+        if params.inference != "none" and self.rules.reading is None:
+            raise ValueError(
+                f"inference={params.inference}: {self.game}'s search cannot read the play (a "
+                f"seat's observations do not show the round's public actions); use "
+                f"inference=none"
+            )
         return SearchPlayer(self, params, seed=seed, name=name, num_players=num_players)
 
     def new_round(self, player: SearchPlayer) -> None:
@@ -184,7 +214,10 @@ class SearchGame:
 
     def observe(self, player: SearchPlayer, observation: np.ndarray) -> Any:
         """What ``player`` takes from an observation before it acts (at every turn, forced
-        moves too): here the observation itself."""
+        moves too): the observation itself, and when it reads the play, the round's public
+        actions brought up to date in its memory."""
+        if player.params.inference == "ppo":
+            player.memory["log"] = self.rules.reading.follow(player.memory.get("log"), observation)
         return observation
 
     def decide(
@@ -205,14 +238,38 @@ class SearchGame:
                 f"{player.name}: its policy is for {player.num_players} players, the table has "
                 f"{table}"
             )
-        worlds = [info.sample(player.rng) for _ in range(player.params.samples)]
+        worlds, weights = self._worlds(player, info)
         values = play_out(worlds, actions, info.seat, self.rules, player.policy)
-        outcomes = Outcomes(tuple(actions), values, np.ones(len(worlds)))
+        outcomes = Outcomes(tuple(actions), values, weights)
         if player.policy is not None and player.params.rollout == "ppo":
             default = player.policy.greedy(observation, mask)
         else:
             default = self.rules.heuristic(info.round)
         return outcomes.best(default, player.params.margin)
+
+    def _worlds(self, player: SearchPlayer, info: Infostate) -> tuple[list[Any], np.ndarray]:
+        """The worlds to search and how many times each counts: ``samples`` draws of the
+        sampler; when reading the play, ``samples`` resampled from ``candidates`` draws by their
+        likelihood (each distinct world once, counted as often as it was drawn), or the first
+        ``samples`` candidates when the log does not know the whole round or no candidate
+        explains the play."""
+        params = player.params
+        if params.inference != "ppo":
+            worlds = [info.sample(player.rng) for _ in range(params.samples)]
+            return worlds, np.ones(len(worlds))
+        candidates = [info.sample(player.rng) for _ in range(params.candidates)]
+        model = PlayerModel(player.policy, params.epsilon, params.temperature)
+        log_weights = log_likelihoods(
+            candidates, player.memory.get("log"), self.rules.reading, self.rules.observe,
+            model, info.seat,
+        )  # fmt: skip
+        if log_weights is None or not np.isfinite(log_weights.max()):
+            worlds = candidates[: params.samples]
+            return worlds, np.ones(len(worlds))
+        kept, counts = np.unique(
+            resample(log_weights, params.samples, player.rng), return_counts=True
+        )
+        return [candidates[k] for k in kept], counts.astype(float)
 
 
 def play_out(

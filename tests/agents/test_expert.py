@@ -13,10 +13,11 @@ import pytest
 
 from agents.games.boon.arena import boon_deal_options
 from agents.games.boon.history import PlayLog
-from agents.games.boon.inference import PlayerModel, dealt, replay, resample
+from agents.games.boon.inference import dealt, replay
 from agents.games.boon.search import EXPERT, Outcomes, SearchAgent, SearchParams, sample_hidden
 from agents.games.boon.view import CONFIGS, View
 from agents.players.policy import NumpyPolicy, save_policy
+from agents.players.reading import PlayerModel, resample
 from agents.players.trained import PPOAgent, default_model
 from agents.specs import make_agent
 from boon_env import boon_v0

@@ -74,12 +74,15 @@ def test_a_forced_move_costs_no_playout(game: str, monkeypatch: pytest.MonkeyPat
     [
         ("samples=0", "samples must be an integer >= 1, got 0"),
         ("rollout=mcts", r"rollout must be one of \('heuristic', 'ppo'\), got 'mcts'"),
-        ("inference=ppo", r"inference must be one of \('none',\), got 'ppo'"),
+        ("inference=mcts", r"inference must be one of \('none', 'ppo'\), got 'mcts'"),
         ("margin=-1", "margin must be >= 0"),
+        ("candidates=0", "candidates must be an integer >= 1, got 0"),
+        ("epsilon=2", "epsilon must be between 0 and 1, got 2"),
+        ("temperature=0", "temperature must be > 0, got 0"),
         (
             "depth=3",
             r"expected name=value with a name among \('samples', 'rollout', 'inference', "
-            r"'margin', 'model'\)",
+            r"'margin', 'model', 'candidates', 'epsilon', 'temperature'\)",
         ),
         ("samples=many", "samples must be int, got 'many'"),
     ],

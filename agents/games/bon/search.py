@@ -9,6 +9,7 @@ from types import SimpleNamespace
 import numpy as np
 
 from agents.games.bon.heuristic import BonHeuristicParams, choose
+from agents.games.bon.history import READING
 from agents.games.bon.view import BonView
 from agents.players.search import Infostate, SearchGame, SearchParams, SearchRules
 from boon_env.core.hidden import deal_hidden
@@ -101,6 +102,8 @@ _EXPERT = {
 }
 BON_SEARCH = SearchGame(
     "bon",
-    SearchRules(infostate=infostate, heuristic=heuristic, observe=observe, value=value),
+    SearchRules(
+        infostate=infostate, heuristic=heuristic, observe=observe, value=value, reading=READING
+    ),
     expert=_EXPERT,
 )

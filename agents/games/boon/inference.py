@@ -31,11 +31,12 @@ so the resampled deals were one deal many times over.
 
 **Self-normalised importance resampling.** :func:`deal_log_weights` gives ``log prod q`` for
 ``K`` candidate deals drawn from the uniform prior; normalised, these are importance weights
-of the posterior. :func:`resample` draws ``N`` deals from them by systematic resampling, and
-the search evaluates its actions on those. Assumptions: the other seats play like ``pi``
-(they are the policy, or play much like it); the prior is uniform (true for the shuffled
-deal); ``K`` is large enough that some candidates are likely under the posterior (late in a
-round with many constraints the effective sample size drops; ``epsilon`` bounds the damage).
+of the posterior. :func:`~agents.players.reading.resample` draws ``N`` deals from them by
+systematic resampling, and the search evaluates its actions on those. Assumptions: the other
+seats play like ``pi`` (they are the policy, or play much like it); the prior is uniform
+(true for the shuffled deal); ``K`` is large enough that some candidates are likely under the
+posterior (late in a round with many constraints the effective sample size drops;
+``epsilon`` bounds the damage).
 
 The Victory-Card piece of the rebuilt observations is ``1/n`` for every seat, as the engine
 plays single rounds (the policy is trained that way too).
@@ -50,6 +51,7 @@ import numpy as np
 from agents.games.boon.history import PlayLog
 from agents.games.boon.view import View
 from agents.players.policy import NumpyPolicy
+from agents.players.reading import PlayerModel
 from boon_env.games.boon.rules import NUM_ACTIONS, TOTAL_POINTS, Deal, cards_of, mask_of
 from boon_env.games.boon.vector import VectorBoon
 
@@ -102,35 +104,6 @@ def replay(
     return venv, log_weights
 
 
-class PlayerModel:
-    """The trembling-hand model ``q`` of the other seats: the policy's masked softmax at
-    ``temperature``, mixed with uniform play with weight ``epsilon``. The passes and the pick
-    count with the exponent ``bid_weight`` (0: ignored), for opponents whose bidding is less
-    like the policy's than their card play."""
-
-    def __init__(
-        self, policy: NumpyPolicy, epsilon: float, temperature: float, bid_weight: float = 1.0
-    ) -> None:
-        self.policy = policy
-        self.epsilon = epsilon
-        self.temperature = temperature
-        self.bid_weight = bid_weight
-
-    def probabilities(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        """``pi_T``: the policy's probability of each action (0 where ``masks`` is false)."""
-        logits = self.policy.logits(obs).astype(np.float64) / self.temperature
-        logits = np.where(masks, logits, -np.inf)
-        weights = np.exp(logits - logits.max(axis=1, keepdims=True))
-        return weights / weights.sum(axis=1, keepdims=True)
-
-    def chance(
-        self, probabilities: np.ndarray, masks: np.ndarray, chosen: np.ndarray
-    ) -> np.ndarray:
-        """``q`` of choosing one of the actions ``chosen`` (bool rows) given ``pi_T``."""
-        mass = (probabilities * chosen).sum(axis=1)
-        return (1 - self.epsilon) * mass + self.epsilon * chosen.sum(axis=1) / masks.sum(axis=1)
-
-
 def _play(
     venv: VectorBoon,
     model: PlayerModel | None,
@@ -168,15 +141,6 @@ def _bits(masks: np.ndarray) -> np.ndarray:
 
 
 _ACTIONS = np.arange(NUM_ACTIONS, dtype=np.int64)
-
-
-def resample(log_weights: np.ndarray, count: int, rng: np.random.Generator) -> np.ndarray:
-    """``count`` indices drawn in proportion to ``exp(log_weights)`` by systematic resampling
-    (one uniform, evenly spaced points: less noise than independent draws)."""
-    weights = np.exp(log_weights - log_weights.max())
-    cumulative = np.cumsum(weights / weights.sum())
-    points = (rng.random() + np.arange(count)) / count
-    return np.minimum(np.searchsorted(cumulative, points), len(weights) - 1)
 
 
 def policy_values(

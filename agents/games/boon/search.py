@@ -28,9 +28,10 @@ import numpy as np
 
 from agents.games.boon.heuristic import HeuristicParams, choose
 from agents.games.boon.history import PlayLog
-from agents.games.boon.inference import PlayerModel, dealt, policy_values, replay, resample
+from agents.games.boon.inference import dealt, policy_values, replay
 from agents.games.boon.view import CONFIGS, View
 from agents.players.policy import NumpyPolicy
+from agents.players.reading import PlayerModel, resample
 from agents.players.search import Outcomes, SearchGame, SearchPlayer
 from agents.players.trained import PPOAgent, default_model
 from boon_env.core.hidden import deal_hidden
