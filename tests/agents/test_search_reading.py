@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from agents.games.bon.history import follow, replay
 from agents.games.bon.search import heuristic, infostate, observe
@@ -36,11 +38,11 @@ def _highest_action_policy() -> NumpyPolicy:
     return NumpyPolicy([weights], [100 * np.arange(NUM_ACTIONS, dtype=np.float32)])
 
 
-@pytest.mark.parametrize("n", [3, 4, 5])
-@pytest.mark.parametrize("seed", range(6))
-def test_play_log_rebuilds_the_cards_played(n: int, seed: int) -> None:
+@settings(max_examples=60, deadline=None)
+@given(n=st.sampled_from([3, 4, 5]), seed=st.integers(0, 2**31), me=st.integers(0, 4))
+def test_play_log_rebuilds_the_cards_played(n: int, seed: int, me: int) -> None:
     """A seat seeing only its own turns lists every card played so far, in order."""
-    state, me, log = _round(n, seed), seed % n, None
+    state, me, log = _round(n, seed), me % n, None
     rng = np.random.default_rng(seed)
     turns = 0
     while not state.is_over:
@@ -171,7 +173,7 @@ def test_the_reading_search_follows_the_round_and_plays_legally(
         return log_weights
 
     monkeypatch.setattr("agents.players.search.log_likelihoods", spy)
-    for seed in range(2):  # two rounds: the second starts a new log
+    for seed in range(4):  # rounds one after another: each starts a new log
         state = _round(n, seed)
         while not state.is_over:
             if state.current == 0:
