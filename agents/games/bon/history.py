@@ -45,8 +45,8 @@ class PlayLog:
     tricks: list[list[int]] = field(default_factory=list)
     played: list[int] = field(default_factory=list)
     passes: list[int] = field(default_factory=list)
-    leader: int = 0
-    tower: tuple[int, ...] = ()
+    leader: int = field(init=False)
+    tower: tuple[int, ...] = field(init=False)
 
     def __post_init__(self) -> None:
         self.played = self.played or [0] * self.num_players
@@ -62,10 +62,11 @@ class PlayLog:
     def continues(self, view: BonView) -> bool:
         """Whether ``view`` can be a later moment of this log's round (a trick done since its
         start, nothing logged undone)."""
+        done = sum(view.tricks_won)
         return (
             view.num_players == self.num_players
-            and sum(view.tricks_won) > 0
-            and sum(view.tricks_won) >= len(self.tricks)
+            and done > 0
+            and done >= len(self.tricks)
             and all(
                 logged & ~now == 0 for logged, now in zip(self.played, view.played, strict=True)
             )
