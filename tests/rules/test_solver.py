@@ -16,6 +16,8 @@ from boon_env.games.boon import solver
 from boon_env.games.boon.rules import (
     PASS,
     PICK,
+    SUIT_MASK,
+    SUIT_OF,
     Deal,
     GameConfig,
     Phase,
@@ -256,3 +258,93 @@ def test_the_table_slot_depends_on_every_hand() -> None:
             key = tuple(np.int64(word) for word in key)
             buckets.add(solver._bucket(key))
         assert len(buckets) > 190, f"seat {seat}: {len(buckets)} buckets for 200 hands"
+
+
+def by_rank(hand: int, remaining: int) -> int:
+    """``hand`` with the k-th lowest of the ``remaining`` cards renamed k."""
+    left = [card for card in range(32) if remaining >> card & 1]
+    return sum(1 << rank for rank, card in enumerate(left) if hand >> card & 1)
+
+
+def same_ranks(cards: int, rng: np.random.Generator, pool: int = 2**32 - 1) -> int:
+    """Other cards of ``pool``, as many of each suit as ``cards`` holds."""
+    other = 0
+    for suit_mask in SUIT_MASK:
+        suit = [card for card in range(32) if (pool & suit_mask) >> card & 1]
+        count = (cards & suit_mask).bit_count()
+        other |= sum(1 << int(card) for card in rng.choice(suit, count, replace=False))
+    return other
+
+
+@settings(max_examples=300, deadline=None)
+@given(remaining=st.integers(0, 2**32 - 1), choice=st.integers(0, 2**32 - 1))
+def test_the_key_names_the_cards_left_by_rank(remaining: int, choice: int) -> None:
+    """A hand's word of the table's key is the hand with the k-th lowest card left renamed k;
+    the best move a row stores is carried over to the card of its suit and rank."""
+    hand = remaining & choice
+    below = tuple((remaining & (1 << 8 * byte) - 1).bit_count() for byte in (1, 2, 3))
+    assert solver._by_rank(hand, remaining, below) == by_rank(hand, remaining)
+    other = same_ranks(remaining, np.random.default_rng(choice))
+    for card in range(32):
+        if remaining >> card & 1:
+            moved = solver._same_rank(card, remaining, other)
+            assert other >> moved & 1
+            assert SUIT_OF[moved] == SUIT_OF[card]
+            suit = SUIT_MASK[SUIT_OF[card]]
+            assert by_rank(1 << moved, other & suit) == by_rank(1 << card, remaining & suit)
+
+
+def relabelled(state: Round, rng: np.random.Generator) -> Round:
+    """``state`` (at a trick boundary) with the cards left of each suit swapped for as many
+    other cards of the suit that were not buried, each seat holding the cards of the ranks
+    it held: a position played alike, card for card, with other points."""
+    remaining = 0
+    for hand in state.hands:
+        remaining |= hand
+    new = same_ranks(remaining, rng, pool=state.config.deck & ~state.discards)
+    hands = [0] * state.config.num_players
+    for seat, hand in enumerate(state.hands):
+        for rank, card in enumerate(card for card in range(32) if remaining >> card & 1):
+            if hand >> card & 1:
+                hands[seat] |= 1 << [c for c in range(32) if new >> c & 1][rank]
+    other = state.clone()
+    other.hands = hands
+    return other
+
+
+@settings(max_examples=80, deadline=None)
+@given(n=st.sampled_from([3, 4, 5]), seed=st.integers(0, 2**32 - 1))
+def test_positions_of_one_key_differ_by_at_most_the_shift(n: int, seed: int) -> None:
+    """Two trick boundaries whose seats hold the same ranks of the cards left, in other cards,
+    share the table's key, and their exact values differ by no more than the shift a stored
+    bound is moved by (quasi-symmetry); the solver values both exactly."""
+    rng = np.random.default_rng(seed)
+    state = play_randomly(picked_round(n, rng), n * int(rng.integers(1, 4)), rng)
+    other = relabelled(state, rng)
+    works = [np.zeros(solver._WORK, dtype=np.int64) for _ in range(2)]
+    positions = [solver._load(round_, work) for round_, work in zip((state, other), works)]
+    keys = [solver._key(work, pos[0], pos[1]) for work, pos in zip(works, positions)]
+    assert keys[0] == keys[1]
+    down, up = solver._shift(positions[0][0], positions[1][0])
+    value = minimax(state) - solver._known(state)
+    moved = minimax(other) - solver._known(other)
+    assert value + down <= moved <= value + up
+    assert solver.solve(other) == minimax(other)
+
+
+def test_the_key_tells_suits_apart() -> None:
+    """Hands of the same ranks among the cards left but of other suits (two clubs against a
+    club and a spade) have different keys: the key counts each suit's cards left."""
+    clubs, spades = SUIT_MASK[0], SUIT_MASK[1]
+    two_clubs = clubs & -clubs | (clubs & clubs - 1) & -(clubs & clubs - 1)
+    low_spade = spades & -spades
+    second_spade = (spades & spades - 1) & -(spades & spades - 1)
+    keys = []
+    for hands in ([two_clubs, low_spade, 0], [clubs & -clubs | low_spade, second_spade, 0]):
+        work = np.zeros(solver._WORK, dtype=np.int64)
+        work[:3], work[solver._SEATS], work[solver._PICKER] = hands, 3, 0
+        remaining = hands[0] | hands[1]
+        below = tuple((remaining & (1 << 8 * byte) - 1).bit_count() for byte in (1, 2, 3))
+        assert [solver._by_rank(hand, remaining, below) for hand in hands] == [3, 4, 0]
+        keys.append(solver._key(work, remaining, 0))
+    assert keys[0] != keys[1]

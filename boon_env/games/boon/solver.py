@@ -21,10 +21,12 @@ bounds                at each trick boundary (and the root) before searching: a 
                       of its moves settle it when one move or none can pass the window
 move ordering         the transposition table's best lead first; then winning cheaply, giving
                       points to a partner who wins, throwing the least points when losing
-transposition table   at every trick boundary, keyed by the hands, the leader and the picker
-                      (a stored bound holds whatever the search window); within a run of
-                      cards of one suit worth the same (gold 11-14, ...) only how many are
-                      left and who holds them is in the key, not which; each position may
+transposition table   at every trick boundary, keyed by the leader, the picker and who holds
+                      the cards left of each suit in rank order, not which cards they are
+                      (a stored bound holds whatever the search window); positions of one
+                      key are played alike card for card, so a bound stored for one holds
+                      for another moved by the points of the cards paired by rank
+                      (quasi-symmetry, Kupferschmid and Helmert's Skat solver); each key may
                       take one of two rows, one kept for the most cards left
 exact points          bisection over zero-window searches, the table kept between them
 band outcome          zero-window searches at the band floors, 61 first; the fail-soft bound
@@ -103,6 +105,7 @@ _compiled = partial(njit, cache=True, _nrt=False)
 _POINTS = np.array(POINTS, dtype=np.int64)
 _SUIT_MASK_OF = np.array([SUIT_MASK[SUIT_OF[card]] for card in range(NUM_CARDS)], dtype=np.int64)
 _GOLD = np.int64(GOLD_MASK)
+_SUIT_MASKS = np.array(SUIT_MASK, dtype=np.int64)
 # The lowest picker points of each band above the lowest (30, 61, 91), ascending.
 _BAND_FLOORS = tuple(
     points
@@ -110,10 +113,11 @@ _BAND_FLOORS = tuple(
     if picker_stake(points) != picker_stake(points - 1)
 )
 
-_TABLE_BITS = 20  # transposition table of 2^20 rows of 4 words (32 MB)
+_TABLE_BITS = 20  # transposition table of 2^20 rows of 5 words (40 MB)
 # A row: the key's three words, then one packing the search's generation (bits 32 up), the
-# cards left (24-29), the lower and upper bounds (16-23, 8-15) and the best move + 1 (0-7).
-_ROW = 4
+# number of cards left (24-29), the lower and upper bounds (16-23, 8-15) and the best move + 1
+# (0-7), then the cards left (the key names them by rank only).
+_ROW = 5
 _BUCKET = 2  # rows a position may take
 _GENERATION_SHIFT = 32
 _MAX_SEATS = 5
@@ -399,60 +403,82 @@ def _order(
         work[at + j + 1], work[scores + j + 1] = card, score
 
 
-def _equal_point_runs() -> np.ndarray:
-    """``(mask, first id)`` of each run of two or more cards of one suit, adjacent in rank
-    and worth the same points (e.g. gold 11-14): within a run only how many cards are left
-    and who holds them matters, not which."""
-    runs = []
-    for suit_mask in SUIT_MASK:
-        cards = [card for card in range(NUM_CARDS) if suit_mask >> card & 1]
-        start = 0
-        for end in range(1, len(cards) + 1):
-            if end == len(cards) or POINTS[cards[end]] != POINTS[cards[start]]:
-                if end - start > 1:
-                    runs.append((sum(1 << c for c in cards[start:end]), cards[start]))
-                start = end
-    return np.array(runs, dtype=np.int64)
-
-
-_RUNS = _equal_point_runs()
-
-
 def _compress(live: int, held: int) -> int:
-    """The cards ``held`` among the ``live`` ones of a run (bits from its first id), renamed
-    to the run's lowest bits in order: the bit-compress ("pext") of ``held`` by ``live``."""
-    live_bits = [bit for bit in range(4) if live >> bit & 1]
+    """The bits of ``held`` at the set bits of ``live``, packed to the lowest bits in order
+    (the bit-compress "pext")."""
+    live_bits = [bit for bit in range(8) if live >> bit & 1]
     return sum(1 << k for k, bit in enumerate(live_bits) if held >> bit & 1)
 
 
-_COMPRESS = np.array([[_compress(live, held) for held in range(16)] for live in range(16)])
+_PEXT8 = np.array([[_compress(live, held) for held in range(256)] for live in range(256)], np.uint8)
 
 
 @_compiled(inline="always")
-def _canonical(hand: int, remaining: int) -> int:
-    """``hand`` with the cards of each equal-point run renamed to the run's lowest ids, in
-    order, counting only the ``remaining`` cards (so played cards of a run leave no gap)."""
-    renamed = hand
-    for r in range(_RUNS.shape[0]):
-        mask, first = _RUNS[r, 0], _RUNS[r, 1]
-        live = (remaining & mask) >> first
-        renamed = renamed & ~mask | _COMPRESS[live, (hand >> first) & live] << first
+def _by_rank(hand: int, remaining: int, below: tuple[int, int, int]) -> int:
+    """``hand`` (a set of the ``remaining`` cards) with the k-th lowest card left renamed k:
+    a compress byte by byte, ``below`` counting the cards left under the 2nd, 3rd, 4th byte."""
+    renamed = np.int64(_PEXT8[remaining & 0xFF, hand & 0xFF])
+    for byte in range(1, NUM_CARDS // 8):
+        shift = 8 * byte
+        packed = _PEXT8[(remaining >> shift) & 0xFF, (hand >> shift) & 0xFF]
+        renamed |= np.int64(packed) << below[byte - 1]
     return renamed
 
 
 @_compiled()
 def _key(work: np.ndarray, remaining: int, leader: int) -> tuple[int, int, int]:
-    """The transposition table's key of a trick boundary: the hands renamed by
-    :func:`_canonical`, the leader and the picker. Positions with one key have one value."""
+    """The transposition table's key of a trick boundary: each hand renamed by rank among the
+    cards left (:func:`_by_rank`), how many cards of each suit are left, the leader and the
+    picker: who holds the cards left of each suit in rank order, not which cards they are.
+    Positions with one key are played alike, card for card of the same rank; their values
+    differ by at most what :func:`_shift` gives."""
     n = work[_SEATS]
-    first = _canonical(work[0], remaining) | _canonical(work[1], remaining) << 32
-    second = _canonical(work[2], remaining)
+    low = _popcount(remaining & 0xFF)
+    middle = low + _popcount(remaining & 0xFF00)
+    below = (low, middle, middle + _popcount(remaining & 0xFF0000))
+    first = _by_rank(work[0], remaining, below) | _by_rank(work[1], remaining, below) << 32
+    second = _by_rank(work[2], remaining, below)
     third = np.int64(leader) << 32 | work[_PICKER] << 36
+    for suit in range(_SUIT_MASKS.shape[0]):
+        third |= np.int64(_popcount(remaining & _SUIT_MASKS[suit])) << 40 + 4 * suit
     if n > 3:
-        second |= _canonical(work[3], remaining) << 32
+        second |= _by_rank(work[3], remaining, below) << 32
     if n > 4:
-        third |= _canonical(work[4], remaining)
+        third |= _by_rank(work[4], remaining, below)
     return first, second, third
+
+
+@_compiled()
+def _shift(stored: int, remaining: int) -> tuple[int, int]:
+    """How far the picker's points may move from a position whose cards left are ``stored``
+    to one of the same key whose cards left are ``remaining``: ``(down, up)``, the sums of
+    the negative and of the positive point changes of the cards paired by rank in each suit
+    (quasi-symmetry: either position's play is the other's, card for card; the picker's
+    points differ only by the changes of the cards it takes)."""
+    down, up = 0, 0
+    for k in range(_SUIT_MASKS.shape[0]):
+        old, new = stored & _SUIT_MASKS[k], remaining & _SUIT_MASKS[k]
+        while old:
+            change = _POINTS[_bit_index(new & -new)] - _POINTS[_bit_index(old & -old)]
+            if change < 0:
+                down += change
+            else:
+                up += change
+            old &= old - 1
+            new &= new - 1
+    return down, up
+
+
+@_compiled(inline="always")
+def _same_rank(card: int, stored: int, remaining: int) -> int:
+    """The card of ``remaining`` of ``card``'s suit and rank among the cards left, ``card``
+    being one of ``stored`` (a move of one position in the other)."""
+    suit = _SUIT_MASK_OF[card]
+    rank = _popcount(stored & suit & ((np.int64(1) << card) - 1))
+    new = remaining & suit
+    for _ in range(rank):
+        new &= new - 1
+    return _bit_index(new & -new)
 
 
 @_compiled()
@@ -506,13 +532,19 @@ def _boundary(
     slot = _find(table, bucket, key, work[_GENERATION])
     if slot < 0:
         return -1, alpha, beta, -1, bucket, key
-    packed = table[slot * _ROW + 3]
-    lower, upper = (packed >> 16) & 0xFF, (packed >> 8) & 0xFF
+    row = slot * _ROW
+    packed, stored = table[row + 3], table[row + 4]
+    lower, upper, hint = (packed >> 16) & 0xFF, (packed >> 8) & 0xFF, (packed & 0xFF) - 1
+    if stored != hands:  # the same play with other cards: bounds moved by their points
+        down, up = _shift(stored, hands)
+        lower, upper = max(lower + down, 0), min(upper + up, _points(hands))
+        if hint >= 0:
+            hint = _same_rank(hint, stored, hands)
     if lower >= beta or lower == upper:
         return lower, alpha, beta, -1, bucket, key
     if upper <= alpha:
         return upper, alpha, beta, -1, bucket, key
-    return -1, max(alpha, lower), min(beta, upper), (packed & 0xFF) - 1, bucket, key
+    return -1, max(alpha, lower), min(beta, upper), hint, bucket, key
 
 
 @_compiled()
@@ -750,15 +782,16 @@ def _store(
     best_move: int,
     hands: int,
 ) -> None:
-    """Keep what a search of ``(alpha, beta)`` returning ``value`` proved of position ``key``:
-    an upper bound (it failed low), a lower bound (high), or the exact value. The bucket's
-    first row keeps the position with the most cards left (the costliest to search again),
-    the second whatever came last."""
+    """Keep what a search of ``(alpha, beta)`` returning ``value`` proved of position ``key``
+    with the cards ``hands`` left: an upper bound (it failed low), a lower bound (high), or the
+    exact value (a row of the same key with other cards is replaced). The bucket's first row
+    keeps the position with the most cards left (the costliest to search again), the second
+    whatever came last."""
     generation = work[_GENERATION]
     slot = _find(table, bucket, key, generation)
-    same = slot >= 0
+    same = slot >= 0 and table[slot * _ROW + 4] == hands
     cards = _popcount(hands)
-    if not same:
+    if slot < 0:
         first = table[bucket * _ROW + 3]
         stale = first >> _GENERATION_SHIFT != generation
         slot = bucket if stale or (first >> 24) & 0x3F <= cards else bucket + 1
@@ -775,6 +808,7 @@ def _store(
     table[row + 3] = (
         generation << _GENERATION_SHIFT | cards << 24 | lower << 16 | upper << 8 | (best_move + 1)
     )
+    table[row + 4] = hands
 
 
 # ------------------------------------------------------------------------------ the API
