@@ -33,6 +33,7 @@ from agents.games.boon.view import CONFIGS, View
 from agents.players.policy import NumpyPolicy
 from agents.players.reading import PlayerModel, resample
 from agents.players.search import Outcomes, SearchGame, SearchPlayer
+from agents.players.search import SearchParams as GenericSearchParams
 from agents.players.trained import PPOAgent, default_model
 from boon_env.core.hidden import deal_hidden
 from boon_env.games.boon.rules import (
@@ -53,10 +54,8 @@ from boon_env.games.boon.rules.infostate import hidden_cards, with_hidden
 _ALL_SUITS = (1 << len(SUIT_MASK)) - 1
 
 
-# The values of each choice setting of SearchParams.
+# The values of each choice setting Boon's search adds.
 _CHOICES = {
-    "inference": ("none", "ppo"),
-    "rollout": ("heuristic", "ppo"),
     "bid": ("search", "ppo"),
     "discard": ("search", "ppo"),
     "solver": ("none", "dd"),
@@ -64,19 +63,14 @@ _CHOICES = {
 
 
 @dataclass(frozen=True)
-class SearchParams:
-    """Settings of the search player.
+class SearchParams(GenericSearchParams):
+    """Settings of Boon's search player: those of every game's search
+    (:class:`agents.players.search.SearchParams`: ``samples``, ``rollout``, ``inference``,
+    ``margin``, ``model``, ``candidates``, ``epsilon``, ``temperature``; here a sample is a
+    deal of the unseen cards, and ``inference=ppo`` reads the bids too) and Boon's own.
 
     Attributes:
-        samples: determinized deals per decision (the budget).
         points_weight: weight of the points share added to the Victory-Card outcome.
-        inference: ``"none"``: deals drawn uniformly; ``"ppo"``: ``candidates`` uniform deals
-            weighted by how likely the policy makes the play seen so far, ``samples`` of them
-            resampled (:mod:`agents.games.boon.inference`).
-        rollout: who plays the playouts: ``"heuristic"`` or ``"ppo"`` (the policy, greedy).
-        candidates: uniform deals drawn per decision before resampling (``inference=ppo``).
-        epsilon: weight of uniform play in the player model (keeps every deal possible).
-        temperature: softmax temperature of the player model (> 1 flattens the policy).
         bid: who takes the pick-or-pass decisions: ``"search"`` (the search, like every other
             decision) or ``"ppo"`` (the policy's own choice, greedy).
         discard: who chooses the picker's discards: ``"search"`` or ``"ppo"`` (the policy's
@@ -88,50 +82,28 @@ class SearchParams:
         bid_weight: how much the passes and the pick count in the likelihood of a deal
             (``inference=ppo``): an exponent on their factors, 1 counts them fully, 0 ignores
             them (opponents who bid unlike the policy, but play their cards much like it).
-        margin: how sure the search must be to overrule its default move (the rollout
-            player's own choice): another action is played only when its mean advantage over
-            the default, paired over the samples, exceeds ``margin`` standard errors (0: any
-            advantage).
-        model: the policy file for ``ppo`` (empty: the shipped model for the table size).
         solver: ``"dd"``: a heuristic playout stops when the card play of a picker round
             begins, and that sampled world is solved exactly with every hand shown
             (:mod:`boon_env.games.boon.solver`, the ``solver`` extra; perfect-information
             Monte Carlo with a solver); ``"none"``: every playout is played to the end.
     """
 
-    samples: int = 20
     points_weight: float = 0.1
-    inference: str = "none"
-    rollout: str = "heuristic"
-    candidates: int = 100
-    epsilon: float = 0.1
-    temperature: float = 1.0
     bid: str = "search"
     discard: str = "search"
     bid_samples: int = 0
     bid_weight: float = 1.0
-    margin: float = 0.0
-    model: str = ""
     solver: str = "none"
 
     def __post_init__(self) -> None:
-        if type(self.samples) is not int or self.samples < 1:
-            raise ValueError(f"samples must be an integer >= 1, got {self.samples!r}")
-        if type(self.candidates) is not int or self.candidates < 1:
-            raise ValueError(f"candidates must be an integer >= 1, got {self.candidates!r}")
+        super().__post_init__()
         for name, choices in _CHOICES.items():
             if getattr(self, name) not in choices:
                 raise ValueError(f"{name} must be one of {choices}, got {getattr(self, name)!r}")
-        if not 0 <= self.epsilon <= 1:
-            raise ValueError(f"epsilon must be between 0 and 1, got {self.epsilon!r}")
-        if not self.temperature > 0:
-            raise ValueError(f"temperature must be > 0, got {self.temperature!r}")
         if type(self.bid_samples) is not int or self.bid_samples < 0:
             raise ValueError(f"bid_samples must be an integer >= 0, got {self.bid_samples!r}")
         if not 0 <= self.bid_weight <= 1:
             raise ValueError(f"bid_weight must be between 0 and 1, got {self.bid_weight!r}")
-        if not self.margin >= 0:
-            raise ValueError(f"margin must be >= 0, got {self.margin!r}")
         if self.solver == "dd" and self.rollout != "heuristic":
             raise ValueError("solver=dd solves the heuristic's playouts: rollout must be heuristic")
         if self.solver == "dd" and importlib.util.find_spec("numba") is None:
