@@ -106,7 +106,7 @@ def add_variance(parser: argparse.ArgumentParser) -> None:
         choices=("opening", "solver"),
         help="also report means with a control variate taken out, predicted from each round's "
         "opening (Boon: the pick decisions); 'solver' adds the game's chance terms (Boon: the "
-        "double-dummy value of the cards the picks leave unseen; needs numba, about 0.3 CPU "
+        "double-dummy value of the cards the picks leave unseen; needs numba, about 0.1 CPU "
         "seconds a deal); unbiased, narrower intervals (docs/agents.md, 'Variance reduction')",
     )
     parser.add_argument(
