@@ -322,8 +322,9 @@ def test_positions_of_one_key_differ_by_at_most_the_shift(n: int, seed: int) -> 
     state = play_randomly(picked_round(n, rng), n * int(rng.integers(1, 4)), rng)
     other = relabelled(state, rng)
     works = [np.zeros(solver._WORK, dtype=np.int64) for _ in range(2)]
-    positions = [solver._load(round_, work) for round_, work in zip((state, other), works)]
-    keys = [solver._key(work, pos[0], pos[1]) for work, pos in zip(works, positions)]
+    rounds = (state, other)
+    positions = [solver._load(round_, work) for round_, work in zip(rounds, works, strict=True)]
+    keys = [solver._key(work, pos[0], pos[1]) for work, pos in zip(works, positions, strict=True)]
     assert keys[0] == keys[1]
     down, up = solver._shift(positions[0][0], positions[1][0])
     value = minimax(state) - solver._known(state)
