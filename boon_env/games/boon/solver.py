@@ -452,31 +452,29 @@ def _key(work: np.ndarray, remaining: int, leader: int) -> tuple[int, int, int]:
 def _shift(stored: int, remaining: int) -> tuple[int, int]:
     """How far the picker's points may move from a position whose cards left are ``stored``
     to one of the same key whose cards left are ``remaining``: ``(down, up)``, the sums of
-    the negative and of the positive point changes of the cards paired by rank in each suit
-    (quasi-symmetry: either position's play is the other's, card for card; the picker's
-    points differ only by the changes of the cards it takes)."""
+    the negative and of the positive point changes of the cards paired by rank (the k-th
+    lowest of each; the key's suit counts make them cards of one suit), as quasi-symmetry
+    has it: either position's play is the other's, card for card, and the picker's points
+    differ only by the changes of the cards it takes."""
     down, up = 0, 0
-    for k in range(_SUIT_MASKS.shape[0]):
-        old, new = stored & _SUIT_MASKS[k], remaining & _SUIT_MASKS[k]
-        while old:
-            change = _POINTS[_bit_index(new & -new)] - _POINTS[_bit_index(old & -old)]
-            if change < 0:
-                down += change
-            else:
-                up += change
-            old &= old - 1
-            new &= new - 1
+    old, new = stored, remaining
+    while old:
+        change = _POINTS[_bit_index(new & -new)] - _POINTS[_bit_index(old & -old)]
+        if change < 0:
+            down += change
+        else:
+            up += change
+        old &= old - 1
+        new &= new - 1
     return down, up
 
 
 @_compiled(inline="always")
 def _same_rank(card: int, stored: int, remaining: int) -> int:
-    """The card of ``remaining`` of ``card``'s suit and rank among the cards left, ``card``
-    being one of ``stored`` (a move of one position in the other)."""
-    suit = _SUIT_MASK_OF[card]
-    rank = _popcount(stored & suit & ((np.int64(1) << card) - 1))
-    new = remaining & suit
-    for _ in range(rank):
+    """The card of ``remaining`` of ``card``'s rank among the cards left, ``card`` being one
+    of ``stored`` (a move of one position in another of the same key: the same suit)."""
+    new = remaining
+    for _ in range(_popcount(stored & ((np.int64(1) << card) - 1))):
         new &= new - 1
     return _bit_index(new & -new)
 
